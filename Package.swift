@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// CameraSun: a camera engine and app whose auto-exposure handles the sun in frame.
+/// Layers (see ARCHITECTURE.md): CameraCore ← CameraMetering ← CameraCapture ← CameraSimulated,
+/// C libraries wrapped by one target each and imported only by the module that owns them.
+let package = Package(
+    name: "CameraSun",
+    products: [
+        .executable(name: "camerasun", targets: ["camerasun"]),
+    ],
+    targets: [
+        // C libraries
+        .target(name: "CStb", path: "Sources/CStb"),
+
+        // Swift modules, bottom layer first
+        .target(name: "CameraCore"),
+        .target(name: "CameraMetering", dependencies: ["CameraCore"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
+        .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
+        .target(
+            name: "CameraSunCLI",
+            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated"]
+        ),
+        .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
+
+        .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
+        .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
+        .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs"]),
+        .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,61 @@
+import CameraCore
+
+/// A closed range of frame rates a format supports, in frames per second.
+public struct FrameRateRange: Sendable, Hashable {
+    public let minimum: Double
+    public let maximum: Double
+
+    public init(minimum: Double, maximum: Double) {
+        precondition(minimum > 0 && minimum <= maximum, "invalid frame-rate range \(minimum)…\(maximum)")
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    public func contains(_ rate: Double) -> Bool { rate >= minimum && rate <= maximum }
+
+    /// The shortest frame duration (at the maximum rate) as an exact time.
+    public var minimumFrameDuration: MediaTime { MediaTime.frameDuration(forRate: maximum) }
+    /// The longest frame duration (at the minimum rate) as an exact time.
+    public var maximumFrameDuration: MediaTime { MediaTime.frameDuration(forRate: minimum) }
+}
+
+/// One way a device can deliver frames: a size, a pixel format and the frame rates possible.
+public struct DeviceFormat: Sendable, Hashable, CustomStringConvertible {
+    public let size: PixelSize
+    public let pixelFormat: PixelFormat
+    public let frameRateRanges: [FrameRateRange]
+
+    public init(size: PixelSize, pixelFormat: PixelFormat, frameRateRanges: [FrameRateRange]) {
+        self.size = size
+        self.pixelFormat = pixelFormat
+        self.frameRateRanges = frameRateRanges
+    }
+
+    /// The highest frame rate any of the format's ranges allows.
+    public var maximumFrameRate: Double { frameRateRanges.map(\.maximum).max() ?? 0 }
+
+    public func supports(frameRate: Double) -> Bool { frameRateRanges.contains { $0.contains(frameRate) } }
+
+    /// e.g. "1920x1080 bgra8 @ 1–30 fps".
+    public var description: String {
+        let rates = frameRateRanges.map { "\(trim($0.minimum))–\(trim($0.maximum))" }.joined(separator: ", ")
+        return "\(size) \(pixelFormat) @ \(rates) fps"
+    }
+
+    private func trim(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    }
+}
+
+extension MediaTime {
+    /// The duration of one frame at `rate` frames per second, exact for rational NTSC rates such
+    /// as 29.97 (30000/1001).
+    public static func frameDuration(forRate rate: Double) -> MediaTime {
+        let ntsc = (rate * 1.001).rounded()
+        if abs(rate - ntsc / 1.001) < 1e-6, ntsc != rate {
+            return MediaTime(value: 1001, timescale: Int32(ntsc * 1000))
+        }
+        if rate == rate.rounded() { return MediaTime(value: 1, timescale: Int32(rate)) }
+        return MediaTime(seconds: 1 / rate, preferredTimescale: 1_000_000)
+    }
+}

@@ -1,0 +1,77 @@
+/// The capture settings in effect for one frame, as reported by the device.
+///
+/// Devices apply new settings a few frames after they are requested; the exposure engine must use
+/// these values, not the ones it asked for, or it oscillates.
+public struct FrameMetadata: Sendable, Hashable {
+    public var exposureDuration: MediaTime
+    /// Sensor (analogue) gain; 1 is the sensor's base sensitivity.
+    public var analogueGain: Double
+    /// The ISO speed at analogue gain 1 (50 on the simulated camera).
+    public var baseISO: Double
+    /// Gain applied after digitisation (≥ 1).
+    public var digitalGain: Double
+    /// The exposure compensation in EV the exposure engine was asked to apply.
+    public var exposureBias: Double
+    /// 0 focuses as close as the lens can, 1 at infinity (as AVFoundation's lensPosition).
+    public var lensPosition: Double
+    public var whiteBalanceGains: WhiteBalanceGains
+    public var zoomFactor: Double
+    public var flicker: FlickerMode
+    /// Seconds between the start of one row's exposure and the next (rolling shutter).
+    public var rowReadoutTime: Double
+
+    public init(exposureDuration: MediaTime, analogueGain: Double, baseISO: Double, digitalGain: Double = 1,
+                exposureBias: Double = 0, lensPosition: Double = 1, whiteBalanceGains: WhiteBalanceGains = .unity,
+                zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0) {
+        self.exposureDuration = exposureDuration
+        self.analogueGain = analogueGain
+        self.baseISO = baseISO
+        self.digitalGain = digitalGain
+        self.exposureBias = exposureBias
+        self.lensPosition = lensPosition
+        self.whiteBalanceGains = whiteBalanceGains
+        self.zoomFactor = zoomFactor
+        self.flicker = flicker
+        self.rowReadoutTime = rowReadoutTime
+    }
+
+    /// The ISO speed of the analogue gain.
+    public var iso: Double { analogueGain * baseISO }
+
+    /// Total exposure: duration × analogue gain × digital gain, in seconds at base sensitivity.
+    public var totalExposure: Double { exposureDuration.seconds * analogueGain * digitalGain }
+}
+
+/// Per-channel gains that turn the sensor's raw colour into neutral white.
+public struct WhiteBalanceGains: Sendable, Hashable, Codable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+
+    public init(red: Double, green: Double, blue: Double) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public static let unity = WhiteBalanceGains(red: 1, green: 1, blue: 1)
+}
+
+/// Anti-flicker setting: mains-powered lights pulse at twice the mains frequency, so exposures
+/// should be whole multiples of that period.
+public enum FlickerMode: String, Sendable, Hashable, CaseIterable {
+    case off
+    case hz50 = "50hz"
+    case hz60 = "60hz"
+    /// Detect the mains frequency from the image.
+    case auto
+
+    /// The light's flicker period in seconds (1/100 s for 50 Hz mains), or nil when not fixed.
+    public var period: Double? {
+        switch self {
+        case .hz50: 1.0 / 100
+        case .hz60: 1.0 / 120
+        case .off, .auto: nil
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import CameraSunCLI
+import Foundation
+
+exit(await CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
