@@ -43,8 +43,14 @@ public struct NormalizedRect: Sendable, Hashable, Codable {
     /// The pixel rows and columns this rectangle covers in a `size` image, clipped to the image.
     public func pixelBounds(in size: PixelSize) -> (columns: Range<Int>, rows: Range<Int>) {
         func span(_ start: Double, _ length: Double, _ count: Int) -> Range<Int> {
-            let lower = min(max(Int((start * Double(count)).rounded()), 0), count)
-            let upper = min(max(Int(((start + length) * Double(count)).rounded()), lower), count)
+            // Clamps before converting to Int, which traps on NaN and on values beyond Int's range
+            // (a decoded rectangle can hold any Double). NaN edges give an empty span.
+            func edge(_ position: Double) -> Int {
+                let pixel = (position * Double(count)).rounded()
+                return pixel.isNaN ? 0 : Int(min(max(pixel, 0), Double(count)))
+            }
+            let lower = edge(start)
+            let upper = max(edge(start + length), lower)
             return lower..<upper
         }
         return (span(x, width, size.width), span(y, height, size.height))
@@ -66,7 +72,7 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Parses "WIDTHxHEIGHT", e.g. "1920x1080".
     public init?(_ text: String) {
-        let parts = text.lowercased().split(separator: "x")
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0
         else { return nil }
         self.init(width: width, height: height)

@@ -72,12 +72,25 @@ public struct MediaTime: Sendable, Hashable {
     public func converted(toTimescale newScale: Int32) -> MediaTime {
         guard isNumeric, newScale > 0 else { return isNumeric ? .invalid : self }
         if newScale == timescale { return self }
-        let product = value.multipliedFullWidth(by: Int64(newScale))
-        let (quotient, remainder) = Int64(timescale).dividingFullWidth(product)
-        let twice = remainder.magnitude * 2
-        let roundedQuotient = twice >= UInt64(timescale) ? quotient + (remainder < 0 ? -1 : 1) : quotient
-        return MediaTime(value: roundedQuotient, timescale: newScale, kind: .numeric,
-                         isRounded: isRounded || remainder != 0)
+        let scaled = MediaTime.rescale(value, from: timescale, to: newScale)
+        // Too large for Int64 in the new timescale: an infinity, as `multiplied(by:)` gives.
+        guard let newValue = Int64(exactly: scaled.value) else {
+            return scaled.value < 0 ? .negativeInfinity : .positiveInfinity
+        }
+        return MediaTime(value: newValue, timescale: newScale, kind: .numeric,
+                         isRounded: isRounded || !scaled.isExact)
+    }
+
+    /// `value × newScale / oldScale` in 128 bits (so it cannot overflow), rounded to nearest with
+    /// ties away from zero.
+    private static func rescale(
+        _ value: Int64, from oldScale: Int32, to newScale: Int32
+    ) -> (value: Int128, isExact: Bool) {
+        if oldScale == newScale { return (Int128(value), true) }
+        let divisor = Int128(oldScale)
+        let (quotient, remainder) = (Int128(value) * Int128(newScale)).quotientAndRemainder(dividingBy: divisor)
+        let rounded = remainder.magnitude * 2 >= divisor.magnitude ? quotient + (remainder < 0 ? -1 : 1) : quotient
+        return (rounded, remainder == 0)
     }
 
     /// This time multiplied by an integer, exactly unless the result overflows (then an infinity).
@@ -91,17 +104,21 @@ public struct MediaTime: Sendable, Hashable {
 
 extension MediaTime: AdditiveArithmetic {
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
-        if let special = specialSum(lhs, rhs) { return special }
-        return combine(lhs, rhs) { $0.addingReportingOverflow($1) }
+        guard lhs.isNumeric, rhs.isNumeric else { return specialSum(lhs, rhs) }
+        return combine(lhs, rhs) { $0 + $1 }
     }
 
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
-        lhs + rhs.negated
+        // Subtracts directly rather than adding `rhs.negated`, which cannot represent −Int64.min.
+        guard lhs.isNumeric, rhs.isNumeric else { return specialSum(lhs, rhs.negated) }
+        return combine(lhs, rhs) { $0 - $1 }
     }
 
-    /// The time with its sign flipped.
+    /// The time with its sign flipped (`+infinity` for a value of `Int64.min`, whose negation does
+    /// not fit).
     public var negated: MediaTime {
         switch kind {
+        case .numeric where value == .min: .positiveInfinity
         case .numeric: MediaTime(value: -value, timescale: timescale, kind: .numeric, isRounded: isRounded)
         case .positiveInfinity: .negativeInfinity
         case .negativeInfinity: .positiveInfinity
@@ -109,10 +126,9 @@ extension MediaTime: AdditiveArithmetic {
         }
     }
 
-    /// The result of adding special values, or nil when both are numeric.
-    private static func specialSum(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime? {
+    /// The result of adding two times of which at least one is a special value.
+    private static func specialSum(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
         switch (lhs.kind, rhs.kind) {
-        case (.numeric, .numeric): nil
         case (.invalid, _), (_, .invalid): .invalid
         case (.positiveInfinity, .negativeInfinity), (.negativeInfinity, .positiveInfinity): .invalid
         case (.indefinite, _), (_, .indefinite): .indefinite
@@ -122,18 +138,18 @@ extension MediaTime: AdditiveArithmetic {
     }
 
     /// Applies `operation` to both values on their least common timescale, falling back to the
-    /// larger of the two timescales (rounded) when the common one would overflow.
+    /// larger of the two timescales (rounded) when the common one would overflow. The values are
+    /// rescaled and combined in 128 bits; a result beyond `Int64` becomes an infinity.
     private static func combine(
-        _ lhs: MediaTime, _ rhs: MediaTime,
-        _ operation: (Int64, Int64) -> (partialValue: Int64, overflow: Bool)
+        _ lhs: MediaTime, _ rhs: MediaTime, _ operation: (Int128, Int128) -> Int128
     ) -> MediaTime {
         let scale = commonTimescale(lhs.timescale, rhs.timescale) ?? max(lhs.timescale, rhs.timescale)
-        let left = lhs.converted(toTimescale: scale)
-        let right = rhs.converted(toTimescale: scale)
-        let (result, overflow) = operation(left.value, right.value)
-        if overflow { return result < 0 ? .positiveInfinity : .negativeInfinity }
-        return MediaTime(value: result, timescale: scale, kind: .numeric,
-                         isRounded: left.isRounded || right.isRounded)
+        let left = rescale(lhs.value, from: lhs.timescale, to: scale)
+        let right = rescale(rhs.value, from: rhs.timescale, to: scale)
+        let result = operation(left.value, right.value)
+        guard let value = Int64(exactly: result) else { return result < 0 ? .negativeInfinity : .positiveInfinity }
+        return MediaTime(value: value, timescale: scale, kind: .numeric,
+                         isRounded: lhs.isRounded || rhs.isRounded || !left.isExact || !right.isExact)
     }
 
     /// The least common multiple of two timescales, or nil when it does not fit in `Int32`.

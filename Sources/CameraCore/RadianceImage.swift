@@ -46,6 +46,20 @@ public struct RadianceImage: Sendable {
         return 0.2126 * rgb.x + 0.7152 * rgb.y + 0.0722 * rgb.z
     }
 
+    /// The bilinear interpolation at pixel coordinates (`x`, `y`) (pixel centres at integers).
+    /// Rows clamp at the edges; columns clamp too, or wrap for a 360° panorama.
+    public func bilinear(x: Double, y: Double, wrapsHorizontally: Bool = false) -> SIMD3<Float> {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let fx = Float(x - Double(x0)), fy = Float(y - Double(y0))
+        func column(_ x: Int) -> Int {
+            wrapsHorizontally ? ((x % width) + width) % width : min(max(x, 0), width - 1)
+        }
+        func row(_ y: Int) -> Int { min(max(y, 0), height - 1) }
+        let top = self[column(x0), row(y0)] * (1 - fx) + self[column(x0 + 1), row(y0)] * fx
+        let bottom = self[column(x0), row(y0 + 1)] * (1 - fx) + self[column(x0 + 1), row(y0 + 1)] * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
     /// Replaces NaN and negative values with 0 and infinities with `ceiling`, as real HDR files
     /// carry such samples in and around the sun. Returns how many samples were replaced.
     @discardableResult

@@ -1,1 +1,57 @@
 import CameraCore
+
+/// A scene the simulated camera can look at: how to paint it, how its light changes over time,
+/// whether the camera moves, and the exposure its subject should get.
+public struct SimulatedScene: Sendable {
+    /// Short identifier, e.g. "backlit-portrait".
+    public let name: String
+    /// One sentence on what the scene is and what it tests.
+    public let summary: String
+    /// The exposure the subject should get, in EV relative to mid-grey (0 for an ordinary subject,
+    /// about +1.7 for snow, below 0 for a night scene that should stay dark).
+    public let subjectIntent: Double
+    public let illumination: Illumination
+    /// How the camera pans across the painted image, if it does.
+    public let pan: Pan?
+    private let paint: @Sendable (PixelSize) -> SceneImage
+
+    public init(name: String, summary: String, subjectIntent: Double, illumination: Illumination = .constant,
+                pan: Pan? = nil, paint: @escaping @Sendable (PixelSize) -> SceneImage) {
+        self.name = name
+        self.summary = summary
+        self.subjectIntent = subjectIntent
+        self.illumination = illumination
+        self.pan = pan
+        self.paint = paint
+    }
+
+    /// The scene painted for a camera view of `viewSize` (wider than the view when it pans).
+    public func render(viewSize: PixelSize) -> SceneImage {
+        let image = paint(pan.map { PixelSize(width: Int(Double(viewSize.width) * $0.imageWidthFactor), height: viewSize.height) } ?? viewSize)
+        precondition(image.height == viewSize.height, "scene \(name) painted \(image.height) rows for a \(viewSize) view")
+        return image
+    }
+
+    /// The first column of the view at `time` seconds in an image `imageWidth` wide.
+    public func viewOrigin(at time: Double, imageWidth: Int, viewWidth: Int) -> Int {
+        guard let pan else { return 0 }
+        let travel = imageWidth - viewWidth
+        let fraction = min(max((time - pan.startTime) * pan.speed, 0), 1)
+        return Int((Double(travel) * fraction).rounded())
+    }
+
+    /// A horizontal pan across an image `imageWidthFactor` times as wide as the view.
+    public struct Pan: Sendable, Hashable {
+        public let imageWidthFactor: Double
+        public let startTime: Double
+        /// Fraction of the full travel per second.
+        public let speed: Double
+
+        public init(imageWidthFactor: Double, startTime: Double, speed: Double) {
+            precondition(imageWidthFactor >= 1, "a pan needs an image at least as wide as the view")
+            self.imageWidthFactor = imageWidthFactor
+            self.startTime = startTime
+            self.speed = speed
+        }
+    }
+}

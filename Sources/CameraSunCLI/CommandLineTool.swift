@@ -1,5 +1,47 @@
-/// Entry point of the `camerasun` command.
+import CameraCore
+
+/// The `camerasun` command: reads the command name, runs it, and turns errors into the
+/// one-line message and exit code of CLI.md.
 public enum CommandLineTool {
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
-    public static func run(_ arguments: [String]) async -> Int32 { 0 }
+    public static func run(_ arguments: [String]) async -> Int32 {
+        let terminal = Terminal()
+        do {
+            try await dispatch(arguments, terminal: terminal)
+            return 0
+        } catch let error as CLIError {
+            terminal.error("camerasun: error: \(error.message)")
+            return error.exitCode
+        } catch let error as ValueOutOfRangeError {
+            terminal.error("camerasun: error: \(error)")
+            return 2
+        } catch is CancellationError {
+            return 130
+        } catch {
+            terminal.error("camerasun: error: \(error)")
+            return 1
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], terminal: Terminal) async throws {
+        guard let command = arguments.first else {
+            try await MeterCommand.run(ArgumentList([], command: "meter"), terminal: terminal)
+            return
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "help", "--help", "-h":
+            try HelpCommand.run(ArgumentList(rest, command: "help"), terminal: terminal)
+        case "devices":
+            try DevicesCommand.run(ArgumentList(rest, command: "devices"), terminal: terminal)
+        case "scene":
+            try await SceneCommand.run(rest, terminal: terminal)
+        case "meter":
+            try await MeterCommand.run(ArgumentList(rest, command: "meter"), terminal: terminal)
+        case "bench":
+            try await BenchCommand.run(rest, terminal: terminal)
+        default:
+            throw CLIError.usage("unknown command '\(command)' — run 'camerasun help' for the list of commands")
+        }
+    }
 }

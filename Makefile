@@ -1,0 +1,43 @@
+# CameraSun — build, run and test. `make run` and `make test` each set up what they need.
+
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/release/camerasun
+
+# Debian packages the build and the tests need.
+APT_PACKAGES := pkg-config libstb-dev
+
+.PHONY: deps build run test bench scenes clean
+
+## deps: install the Debian packages the build and tests need (idempotent; sudo when not root)
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "make deps: installing" $$missing; \
+	    $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: the release binary .build/release/camerasun
+build: deps
+	$(SWIFT) build -c release --product camerasun
+
+## run: the main job on the simulated camera
+run: build
+	$(BIN) meter --source sim:backlit-portrait --realtime
+
+## test: every test suite
+test: deps
+	$(SWIFT) test
+
+## bench: performance figures beside their peers (see BENCHMARKS.md)
+bench: build
+	$(BIN) bench sim
+
+## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache
+scenes:
+	scripts/fetch-scenes.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,36 @@
+/// The ITU-R BT.709 colour matrix between gamma-encoded R'G'B' and Y'CbCr, in 8 bits.
+///
+/// Video range puts Y' on 16…235 and Cb/Cr on 16…240; full range uses 0…255 for all three.
+public enum BT709 {
+    public static let redWeight: Float = 0.2126
+    public static let greenWeight: Float = 0.7152
+    public static let blueWeight: Float = 0.0722
+
+    /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour.
+    @inline(__always)
+    public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
+        let luma = redWeight * red + greenWeight * green + blueWeight * blue
+        let cb = (blue - luma) / 1.8556, cr = (red - luma) / 1.5748
+        let (lumaScale, lumaOffset, chromaScale): (Float, Float, Float) =
+            range == .video ? (219.0 / 255, 16, 224.0 / 255) : (1, 0, 1)
+        return (byte(luma * lumaScale + lumaOffset), byte(128 + cb * chromaScale), byte(128 + cr * chromaScale))
+    }
+
+    /// 8-bit R'G'B' of a Y'CbCr colour.
+    @inline(__always)
+    public static func decode(y: UInt8, cb: UInt8, cr: UInt8, range: YCbCrRange) -> (red: UInt8, green: UInt8, blue: UInt8) {
+        let (luma, pb, pr): (Float, Float, Float) = range == .video
+            ? ((Float(y) - 16) * 255 / 219, (Float(cb) - 128) * 255 / 224, (Float(cr) - 128) * 255 / 224)
+            : (Float(y), Float(cb) - 128, Float(cr) - 128)
+        let red = luma + 1.5748 * pr
+        let blue = luma + 1.8556 * pb
+        let green = (luma - redWeight * red - blueWeight * blue) / greenWeight
+        return (byte(red), byte(green), byte(blue))
+    }
+
+    /// Rounds and clamps to 0…255.
+    @inline(__always)
+    public static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max(value + 0.5, 0), 255))
+    }
+}

@@ -1,0 +1,120 @@
+import CameraCore
+
+/// The lens between the scene and the sensor: defocus that grows with the distance between the
+/// focus plane and each point (in dioptres), and zoom as a centred crop.
+enum Optics {
+    /// Blur radius in pixels per dioptre of defocus for a 1920-pixel-wide image.
+    static let blurPerDioptre: Float = 4
+    /// The closest focus distance in dioptres (10 cm), at lens position 0.
+    static let nearestFocusDioptres: Float = 10
+    /// Box-blur radii the defocus is quantised to, in pixels.
+    static let blurLevels: [Int] = [0, 1, 2, 3, 5, 8, 13, 21, 34]
+
+    /// The dioptres the lens focuses at: lens position 1 is infinity, 0 the nearest distance.
+    static func focusDioptres(lensPosition: Double) -> Float {
+        nearestFocusDioptres * Float(1 - lensPosition)
+    }
+
+    /// The blur radius in pixels of a point `depth` metres away, for an image `width` wide.
+    static func blurRadius(depth: Float, lensPosition: Double, width: Int) -> Float {
+        blurPerDioptre * Float(width) / 1920 * abs(focusDioptres(lensPosition: lensPosition) - 1 / depth)
+    }
+
+    /// The scene as the lens images it: plus the torch's light (falling off with the square of
+    /// depth), blurred per pixel by its defocus.
+    static func image(of scene: SceneImage, lensPosition: Double, torchRadiance: Float) -> RadianceImage {
+        var lit = scene.radiance
+        if torchRadiance > 0 {
+            for i in 0..<(scene.width * scene.height) {
+                let added = scene.albedo[i] * torchRadiance / (scene.depth[i] * scene.depth[i])
+                for channel in 0..<3 { lit.samples[i * 3 + channel] += added }
+            }
+        }
+        let level = scene.depth.map { depth in
+            nearestLevel(blurRadius(depth: depth, lensPosition: lensPosition, width: scene.width))
+        }
+        let usedLevels = Set(level).sorted()
+        guard usedLevels != [0] else { return lit }
+        var result = lit
+        for levelIndex in usedLevels where levelIndex != 0 {
+            let blurred = boxBlur(lit, radius: blurLevels[levelIndex])
+            for i in level.indices where level[i] == levelIndex {
+                for channel in 0..<3 { result.samples[i * 3 + channel] = blurred.samples[i * 3 + channel] }
+            }
+        }
+        return result
+    }
+
+    /// The centred `1/factor` crop of the `viewWidth`-wide window at `originX`, scaled back up to
+    /// the window's size (bilinear).
+    static func zoom(_ image: RadianceImage, originX: Int, viewWidth: Int, factor: Double) -> RadianceImage {
+        var output = RadianceImage(width: viewWidth, height: image.height)
+        for y in 0..<image.height {
+            for x in 0..<viewWidth {
+                let source = sourcePoint(x: x, y: y, originX: originX, viewSize: PixelSize(width: viewWidth, height: image.height), zoom: factor)
+                output[x, y] = image.bilinear(x: source.x, y: source.y)
+            }
+        }
+        return output
+    }
+
+    /// Where output pixel (`x`, `y`) of a zoomed view looks in the scene image (pixel centres at integers).
+    static func sourcePoint(x: Int, y: Int, originX: Int, viewSize: PixelSize, zoom: Double) -> (x: Double, y: Double) {
+        let cx = Double(viewSize.width) / 2, cy = Double(viewSize.height) / 2
+        return (Double(originX) + cx + (Double(x) + 0.5 - cx) / zoom - 0.5, cy + (Double(y) + 0.5 - cy) / zoom - 0.5)
+    }
+
+    /// A ground-truth mask as the zoomed, panned view sees it (nearest neighbour).
+    static func viewMask(_ mask: [UInt8], imageWidth: Int, originX: Int, viewSize: PixelSize, zoom: Double) -> [UInt8] {
+        let imageHeight = mask.count / imageWidth
+        var result = [UInt8](repeating: 0, count: viewSize.pixelCount)
+        for y in 0..<viewSize.height {
+            for x in 0..<viewSize.width {
+                let source = sourcePoint(x: x, y: y, originX: originX, viewSize: viewSize, zoom: zoom)
+                let sx = min(max(Int(source.x.rounded()), 0), imageWidth - 1)
+                let sy = min(max(Int(source.y.rounded()), 0), imageHeight - 1)
+                result[y * viewSize.width + x] = mask[sy * imageWidth + sx]
+            }
+        }
+        return result
+    }
+
+    private static func nearestLevel(_ radius: Float) -> Int {
+        var best = 0
+        for (index, level) in blurLevels.enumerated() where abs(Float(level) - radius) < abs(Float(blurLevels[best]) - radius) {
+            best = index
+        }
+        return best
+    }
+
+    /// A separable box blur of `radius` pixels (window 2r+1), edges clamped.
+    static func boxBlur(_ image: RadianceImage, radius: Int) -> RadianceImage {
+        let horizontal = blurPass(image, radius: radius, alongRows: true)
+        return blurPass(horizontal, radius: radius, alongRows: false)
+    }
+
+    private static func blurPass(_ image: RadianceImage, radius: Int, alongRows: Bool) -> RadianceImage {
+        var output = image
+        let (lines, length) = alongRows ? (image.height, image.width) : (image.width, image.height)
+        let stride = alongRows ? 3 : image.width * 3
+        let window = Double(2 * radius + 1)
+        image.samples.withUnsafeBufferPointer { input in
+            output.samples.withUnsafeMutableBufferPointer { out in
+                for line in 0..<lines {
+                    let start = alongRows ? line * image.width * 3 : line * 3
+                    for channel in 0..<3 {
+                        func value(_ i: Int) -> Double { Double(input[start + min(max(i, 0), length - 1) * stride + channel]) }
+                        // Double: a running sum that passes the sun must not leave error in the shadows.
+                        var sum = 0.0
+                        for i in -radius...radius { sum += value(i) }
+                        for i in 0..<length {
+                            out[start + i * stride + channel] = Float(sum / window)
+                            sum += value(i + radius + 1) - value(i - radius)
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,82 @@
+import CameraCore
+import Foundation
+
+/// Scenes made from HDR photographs: a flat image used as it is, or an equirectangular (2:1)
+/// panorama seen through a pinhole camera pointing at `yaw`/`pitch` with a horizontal field of
+/// view `fov` (all in degrees).
+extension SimulatedScene {
+    /// Where the virtual camera looks inside a panorama.
+    public struct ViewDirection: Sendable, Hashable {
+        /// Degrees to the right of the panorama's centre column (−180…180).
+        public var yaw: Double
+        /// Degrees above the horizon (−90…90).
+        public var pitch: Double
+        /// Horizontal field of view in degrees (1…170).
+        public var fov: Double
+
+        public init(yaw: Double = 0, pitch: Double = 0, fov: Double = 70) {
+            self.yaw = yaw
+            self.pitch = pitch
+            self.fov = fov
+        }
+    }
+
+    /// Pixels this many times brighter than the image's median luminance count as the sun or
+    /// another saturating source in the ground-truth mask.
+    static let hdrSunRatio: Float = 1000
+
+    /// A scene from an HDR image. Images with a 2:1 aspect ratio are treated as equirectangular
+    /// panoramas and projected through `view`; others are scaled to the camera's view as they are.
+    public static func hdrImage(_ image: RadianceImage, named name: String, view: ViewDirection = ViewDirection()) -> SimulatedScene {
+        let isPanorama = image.width == image.height * 2
+        let summary = isPanorama
+            ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°."
+            : "HDR image \(name) (\(image.width)x\(image.height))."
+        return SimulatedScene(name: "hdr:\(name)", summary: summary, subjectIntent: 0) { size in
+            let radiance = isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
+            return SceneImage(radiance: radiance, sunThreshold: medianLuminance(radiance) * hdrSunRatio)
+        }
+    }
+
+    /// The perspective view of an equirectangular panorama (bilinear, wrapping in longitude).
+    static func project(_ panorama: RadianceImage, view: ViewDirection, size: PixelSize) -> RadianceImage {
+        var output = RadianceImage(width: size.width, height: size.height)
+        let focal = Double(size.width) / 2 / tan(view.fov * .pi / 360)
+        let (yaw, pitch) = (view.yaw * .pi / 180, view.pitch * .pi / 180)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                // Camera ray: x right, y up, z forward; then pitch about x, yaw about y.
+                let cx = Double(x) + 0.5 - Double(size.width) / 2
+                let cy = Double(size.height) / 2 - (Double(y) + 0.5)
+                let (ry, rz) = (cy * cos(pitch) + focal * sin(pitch), -cy * sin(pitch) + focal * cos(pitch))
+                let (rx, rz2) = (cx * cos(yaw) + rz * sin(yaw), -cx * sin(yaw) + rz * cos(yaw))
+                let longitude = atan2(rx, rz2)
+                let latitude = atan2(ry, (rx * rx + rz2 * rz2).squareRoot())
+                let u = (longitude / (2 * .pi) + 0.5) * Double(panorama.width) - 0.5
+                let v = (0.5 - latitude / .pi) * Double(panorama.height) - 0.5
+                output[x, y] = panorama.bilinear(x: u, y: v, wrapsHorizontally: true)
+            }
+        }
+        return output
+    }
+
+    /// A flat image scaled to `size` (bilinear).
+    static func resample(_ image: RadianceImage, to size: PixelSize) -> RadianceImage {
+        var output = RadianceImage(width: size.width, height: size.height)
+        let sx = Double(image.width) / Double(size.width), sy = Double(image.height) / Double(size.height)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                output[x, y] = image.bilinear(x: (Double(x) + 0.5) * sx - 0.5, y: (Double(y) + 0.5) * sy - 0.5)
+            }
+        }
+        return output
+    }
+
+    private static func medianLuminance(_ image: RadianceImage) -> Float {
+        let step = max(1, image.width * image.height / 4096)
+        let values = stride(from: 0, to: image.width * image.height, by: step)
+            .map { image.luminance(x: $0 % image.width, y: $0 / image.width) }
+            .sorted()
+        return max(values[values.count / 2], 1e-6)
+    }
+}

@@ -1,0 +1,112 @@
+import CameraCore
+
+extension SimulatedCamera {
+    /// Everything about the next frame decided when it is scheduled.
+    struct FramePlan {
+        let index: UInt64
+        let presentationTime: MediaTime
+        let duration: MediaTime
+        let startInstant: ContinuousClock.Instant
+        let metadata: FrameMetadata
+        let torchLevel: Double
+    }
+
+    /// The settings the user or the exposure engine asked for, and the frame clock.
+    struct Controls {
+        var pipeline: ControlPipeline
+        var nextFrame: UInt64 = 0
+        var nextTime = MediaTime.zero
+        var startInstant: ContinuousClock.Instant?
+        var exposureBias = 0.0
+        var lensPosition = 1.0
+        var zoomFactor = 1.0
+        var whiteBalance = WhiteBalanceGains.unity
+        var digitalGain = 1.0
+        var flicker = FlickerMode.off
+        var torchLevel = 0.0
+
+        /// Schedules the next frame: applies due requests and advances the clock. An exposure
+        /// longer than the frame duration stretches the frame, as on a real sensor.
+        mutating func plan(frameDuration: MediaTime, rowReadoutTime: Double) -> FramePlan {
+            let settings = pipeline.settings(forFrame: nextFrame)
+            let duration = max(frameDuration, settings.exposure)
+            let start = startInstant ?? .now
+            startInstant = start
+            let plan = FramePlan(
+                index: nextFrame, presentationTime: nextTime, duration: duration, startInstant: start,
+                metadata: FrameMetadata(
+                    exposureDuration: settings.exposure, analogueGain: settings.gain,
+                    baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: digitalGain,
+                    exposureBias: exposureBias, lensPosition: lensPosition, whiteBalanceGains: whiteBalance,
+                    zoomFactor: zoomFactor, flicker: flicker, rowReadoutTime: rowReadoutTime),
+                torchLevel: torchLevel)
+            nextFrame += 1
+            nextTime = nextTime + duration
+            return plan
+        }
+    }
+
+    /// The scene, the lens image cached between frames, and the sensor read-out.
+    struct Renderer {
+        let scene: SimulatedScene
+        let viewSize: PixelSize
+        private var readout: SensorReadout
+        private var sceneImage: SceneImage?
+        private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage)?
+        private var zoomedImage: (zoom: Double, originX: Int, image: RadianceImage)?
+
+        init(scene: SimulatedScene, viewSize: PixelSize, sensor: SensorModel) {
+            self.scene = scene
+            self.viewSize = viewSize
+            readout = SensorReadout(model: sensor)
+        }
+
+        mutating func render(_ plan: FramePlan, seed: UInt64, into buffer: PixelBuffer) {
+            let image = paintedScene()
+            let metadata = plan.metadata
+            if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
+                let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
+                lensImage = (metadata.lensPosition, plan.torchLevel,
+                             Optics.image(of: image, lensPosition: metadata.lensPosition, torchRadiance: torch))
+                zoomedImage = nil
+            }
+            var optical = lensImage!.image
+            var originX = scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: image.width, viewWidth: viewSize.width)
+            if metadata.zoomFactor != 1 {
+                if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
+                    zoomedImage = (metadata.zoomFactor, originX,
+                                   Optics.zoom(optical, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor))
+                }
+                optical = zoomedImage!.image
+                originX = 0
+            }
+            let exposure = metadata.exposureDuration.seconds
+            let start = plan.presentationTime.seconds
+            let rowLight = (0..<viewSize.height).map { row in
+                Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
+            }
+            var rng = NoiseSource.stream(seed: seed, frame: plan.index)
+            readout.read(optical, originX: originX,
+                         exposure: ExposureValues(duration: exposure, analogueGain: metadata.analogueGain,
+                                                  digitalGain: metadata.digitalGain, whiteBalance: metadata.whiteBalanceGains),
+                         rowLight: rowLight, noise: &rng, into: buffer)
+        }
+
+        mutating func groundTruth(at time: Double, zoom: Double) -> SimulatedGroundTruth {
+            let image = paintedScene()
+            let originX = scene.viewOrigin(at: time, imageWidth: image.width, viewWidth: viewSize.width)
+            func view(_ mask: [UInt8]) -> [UInt8] {
+                Optics.viewMask(mask, imageWidth: image.width, originX: originX, viewSize: viewSize, zoom: zoom)
+            }
+            return SimulatedGroundTruth(size: viewSize, subjectMask: view(image.subjectMask), sunMask: view(image.sunMask),
+                                        subjectIntent: scene.subjectIntent)
+        }
+
+        private mutating func paintedScene() -> SceneImage {
+            if let sceneImage { return sceneImage }
+            let image = scene.render(viewSize: viewSize)
+            sceneImage = image
+            return image
+        }
+    }
+}

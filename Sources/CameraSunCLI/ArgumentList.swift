@@ -1,0 +1,79 @@
+import CameraCore
+
+/// The arguments of one command, consumed as the command reads its flags; whatever is left is
+/// an error, so a mistyped flag is never silently ignored.
+struct ArgumentList {
+    private var remaining: [String]
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        remaining = arguments
+        self.command = command
+    }
+
+    /// True (and consumed) when `--name` is present.
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: "--\(name)") else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    /// `--name` / `--no-name`: true, false, or nil when neither is given.
+    mutating func toggle(_ name: String) -> Bool? {
+        if flag(name) { return true }
+        if flag("no-\(name)") { return false }
+        return nil
+    }
+
+    /// The value of `--name VALUE` or `--name=VALUE`, consumed.
+    mutating func option(_ name: String) throws(CLIError) -> String? {
+        if let index = remaining.firstIndex(where: { $0.hasPrefix("--\(name)=") }) {
+            return String(remaining.remove(at: index).dropFirst(name.count + 3))
+        }
+        guard let index = remaining.firstIndex(of: "--\(name)") else { return nil }
+        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+            throw .usage("--\(name) needs a value — see 'camerasun help \(command)'")
+        }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...(index + 1))
+        return value
+    }
+
+    /// `--name VALUE` parsed by `parse`, which returns nil for a bad value; `expected` describes
+    /// a good one for the error message.
+    mutating func option<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws(CLIError) -> T? {
+        guard let text = try option(name) else { return nil }
+        guard let value = parse(text) else {
+            throw .usage("--\(name) '\(text)' is not \(expected) — see 'camerasun help \(command)'")
+        }
+        return value
+    }
+
+    mutating func double(_ name: String) throws(CLIError) -> Double? {
+        try option(name, expected: "a number") { Double($0).flatMap { $0.isFinite ? $0 : nil } }
+    }
+
+    mutating func positiveInt(_ name: String) throws(CLIError) -> Int? {
+        try option(name, expected: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    }
+
+    /// `--shutter`: a duration (see `ShutterSpeed`).
+    mutating func shutter() throws(CLIError) -> MediaTime? {
+        try option("shutter", expected: "a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250", ShutterSpeed.parse)
+    }
+
+    /// The next positional argument, consumed.
+    mutating func positional(_ what: String) throws(CLIError) -> String {
+        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else {
+            throw .usage("\(command) needs \(what) — see 'camerasun help \(command)'")
+        }
+        return remaining.remove(at: index)
+    }
+
+    /// Throws when anything was not consumed.
+    func finish() throws(CLIError) {
+        guard let first = remaining.first else { return }
+        let what = first.hasPrefix("--") ? "unknown option '\(first)'" : "unexpected argument '\(first)'"
+        throw .usage("\(what) for '\(command)' — see 'camerasun help \(command)'")
+    }
+}

@@ -1,0 +1,84 @@
+import CameraCapture
+import CameraCodecs
+import CameraCore
+import CameraSimulated
+import Foundation
+
+/// A `--source` value: where frames come from (see CLI.md, "Sources").
+enum SourceSpec: Equatable {
+    /// `sim:SCENE` or `sim:hdr=FILE[,yaw=,pitch=,fov=]`: the simulated camera; the payload is
+    /// the part after `sim:`.
+    case simulated(String)
+    /// `v4l2:/dev/videoN`
+    case v4l2(String)
+    /// `file:PATH`
+    case file(String)
+
+    static let defaultSpec = SourceSpec.simulated("backlit-portrait")
+
+    init(parsing text: String) throws(CLIError) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            throw .usage("--source '\(text)' is not a source — use sim:SCENE, sim:hdr=FILE, v4l2:/dev/videoN or file:PATH")
+        }
+        switch parts[0] {
+        case "sim": self = .simulated(parts[1])
+        case "v4l2": self = .v4l2(parts[1])
+        case "file": self = .file(parts[1])
+        default:
+            throw .usage("--source '\(text)' has an unknown kind '\(parts[0])' — use sim:, v4l2: or file:")
+        }
+    }
+
+    /// Opens the camera this source names.
+    func openCamera(format: DeviceFormat, frameRate: Double?, seed: UInt64, pacing: SimulatedCamera.Pacing) throws -> SimulatedCamera {
+        switch self {
+        case .simulated(let sceneSpec):
+            return try SimulatedCamera(scene: SourceSpec.scene(sceneSpec), format: format, frameRate: frameRate,
+                                       seed: seed, pacing: pacing)
+        case .v4l2(let path):
+            throw CLIError.runtime("cannot open v4l2:\(path): this build has no V4L2 back-end yet — use --source sim:SCENE")
+        case .file(let path):
+            throw CLIError.runtime("cannot open file:\(path): this build cannot play video files yet — use --source sim:SCENE")
+        }
+    }
+
+    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG]`.
+    static func scene(_ spec: String) throws(CLIError) -> SimulatedScene {
+        if spec.hasPrefix("hdr=") { return try hdrScene(String(spec.dropFirst(4))) }
+        guard let scene = SimulatedScene.named(spec) else {
+            let names = SimulatedScene.builtIn.map(\.name).joined(separator: ", ")
+            throw .usage("unknown scene '\(spec)' — choose one of \(names), or hdr=FILE")
+        }
+        return scene
+    }
+
+    private static func hdrScene(_ spec: String) throws(CLIError) -> SimulatedScene {
+        var fields = spec.split(separator: ",").map(String.init)
+        guard !fields.isEmpty else { throw .usage("sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30") }
+        let path = fields.removeFirst()
+        var view = SimulatedScene.ViewDirection()
+        for field in fields {
+            let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2, let value = Double(pair[1]), value.isFinite else {
+                throw .usage("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG")
+            }
+            switch pair[0] {
+            case "yaw": view.yaw = value
+            case "pitch" where (-90...90).contains(value): view.pitch = value
+            case "fov" where (1...170).contains(value): view.fov = value
+            case "pitch", "fov":
+                throw .usage("\(pair[0]) \(value) is out of range — pitch takes -90…90 and fov 1…170 degrees")
+            default:
+                throw .usage("unknown sim:hdr= option '\(pair[0])' — use yaw=, pitch= or fov=")
+            }
+        }
+        let url = URL(fileURLWithPath: path)
+        do {
+            let image = try RadianceHDRDecoder().decode(contentsOf: url)
+            return SimulatedScene.hdrImage(image, named: url.lastPathComponent, view: view)
+        } catch {
+            throw .runtime("\(error)")
+        }
+    }
+}
