@@ -18,7 +18,10 @@ let package = Package(
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
-        .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
+        .target(
+            name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
         .target(
             name: "CameraSunCLI",
             dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated"]

@@ -4,7 +4,7 @@
 /// The layout is a magic line (`#?RADIANCE` or `#?RGBE`), header lines ending with a blank line
 /// (an optional `FORMAT=32-bit_rle_rgbe` among them), then a resolution line `-Y <height> +X <width>`
 /// followed by the pixel data.
-struct RadianceHDRHeader: Sendable, Hashable {
+struct RadianceHDRHeader: Sendable {
     /// The largest width or height accepted.
     static let maximumDimension = 32768
     /// The largest width × height accepted (1.2 GB of decoded floats).
@@ -78,7 +78,10 @@ struct RadianceHDRHeader: Sendable, Hashable {
         }
         let range = 1...maximumDimension
         guard let height = Int(tokens[1]), let width = Int(tokens[3]), range.contains(width), range.contains(height) else {
-            let isLarge = [tokens[1], tokens[3]].contains { Int($0).map { $0 > maximumDimension } ?? $0.allSatisfy(\.isNumber) }
+            // Digits too many for an Int are as much "too large" as a number over the limit.
+            let isLarge = [tokens[1], tokens[3]].contains { token in
+                token.allSatisfy { $0.isASCII && $0.isNumber } && (Int(token).map { $0 > maximumDimension } ?? true)
+            }
             throw CodecError(isLarge ? .tooLarge : .malformed, "absurd dimensions \(tokens[3])×\(tokens[1]) (width × height)"
                 + " in \(source): each must be 1…\(maximumDimension) — the file is corrupt or too large; downscale it"
                 + " (oiiotool in.hdr --resize 50% -o out.hdr)")

@@ -7,7 +7,7 @@ public enum BT709 {
     public static let blueWeight: Float = 0.0722
 
     /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour.
-    @inline(__always)
+    @inlinable
     public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         let luma = redWeight * red + greenWeight * green + blueWeight * blue
         let cb = (blue - luma) / 1.8556, cr = (red - luma) / 1.5748
@@ -17,7 +17,7 @@ public enum BT709 {
     }
 
     /// 8-bit R'G'B' of a Y'CbCr colour.
-    @inline(__always)
+    @inlinable
     public static func decode(y: UInt8, cb: UInt8, cr: UInt8, range: YCbCrRange) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let (luma, pb, pr): (Float, Float, Float) = range == .video
             ? ((Float(y) - 16) * 255 / 219, (Float(cb) - 128) * 255 / 224, (Float(cr) - 128) * 255 / 224)
@@ -29,7 +29,7 @@ public enum BT709 {
     }
 
     /// Rounds and clamps to 0…255.
-    @inline(__always)
+    @inlinable
     public static func byte(_ value: Float) -> UInt8 {
         UInt8(min(max(value + 0.5, 0), 255))
     }

@@ -15,55 +15,41 @@ extension PixelBuffer {
         switch format {
         case .bgra8:
             let bgra = bytes(plane: 0)
-            return rgb(from: bgra, stride: 4) { pixel in (bgra[pixel + 2], bgra[pixel + 1], bgra[pixel]) }
+            return mapPixels { x, y in
+                let pixel = (y * width + x) * 4
+                return (bgra[pixel + 2], bgra[pixel + 1], bgra[pixel])
+            }
         case .gray8:
             let luma = bytes(plane: 0)
-            return rgb(from: luma, stride: 1) { pixel in (luma[pixel], luma[pixel], luma[pixel]) }
+            return mapPixels { x, y in (luma[y * width + x], luma[y * width + x], luma[y * width + x]) }
         case .nv12(let range):
-            return nv12RGB(range: range)
+            let luma = bytes(plane: 0)
+            let chroma = bytes(plane: 1)
+            return mapPixels { x, y in
+                let pair = (y / 2) * width + (x / 2) * 2
+                return BT709.decode(y: luma[y * width + x], cb: chroma[pair], cr: chroma[pair + 1], range: range)
+            }
         case .yuyv422:
-            return yuyvRGB()
+            let packed = bytes(plane: 0)
+            return mapPixels { x, y in
+                let pair = (y * width + (x / 2) * 2) * 2
+                return BT709.decode(y: packed[(y * width + x) * 2], cb: packed[pair + 1], cr: packed[pair + 3], range: .video)
+            }
         case .bayer16(let pattern, let bits):
             return bayerRGB(pattern: pattern, significantBits: bits)
         }
     }
 
-    /// Packs one RGB triple per pixel of a one-plane format whose pixels are `stride` bytes.
-    private func rgb(from plane: [UInt8], stride: Int, _ pixel: (Int) -> (UInt8, UInt8, UInt8)) -> [UInt8] {
-        var result = [UInt8]()
-        result.reserveCapacity(width * height * 3)
-        for index in 0..<(width * height) {
-            let (r, g, b) = pixel(index * stride)
-            result.append(contentsOf: [r, g, b])
-        }
-        return result
-    }
-
-    private func nv12RGB(range: YCbCrRange) -> [UInt8] {
-        let luma = bytes(plane: 0)
-        let chroma = bytes(plane: 1)
-        let conversion = YCbCr709(range: range)
+    /// Packed RGB of the colour `pixel(x, y)` gives for each pixel, row by row.
+    private func mapPixels(_ pixel: (_ x: Int, _ y: Int) -> (red: UInt8, green: UInt8, blue: UInt8)) -> [UInt8] {
         var result = [UInt8]()
         result.reserveCapacity(width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
-                let pair = (y / 2) * width + (x / 2) * 2
-                result.append(contentsOf: conversion.rgb(y: luma[y * width + x], cb: chroma[pair], cr: chroma[pair + 1]))
-            }
-        }
-        return result
-    }
-
-    private func yuyvRGB() -> [UInt8] {
-        let packed = bytes(plane: 0)
-        let conversion = YCbCr709(range: .video)
-        var result = [UInt8]()
-        result.reserveCapacity(width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let row = y * width * 2
-                let pair = row + (x / 2) * 4
-                result.append(contentsOf: conversion.rgb(y: packed[row + x * 2], cb: packed[pair + 1], cr: packed[pair + 3]))
+                let rgb = pixel(x, y)
+                result.append(rgb.red)
+                result.append(rgb.green)
+                result.append(rgb.blue)
             }
         }
         return result
@@ -76,29 +62,24 @@ extension PixelBuffer {
             let index = (y * width + x) * 2
             return min(Int(words[index]) | Int(words[index + 1]) << 8, maximum)
         }
-        var result = [UInt8]()
-        result.reserveCapacity(width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                var sums = [0, 0, 0]
-                var counts = [0, 0, 0]
-                let own = pattern.channel(x: x, y: y)
-                for ny in max(y - 1, 0)...min(y + 1, height - 1) {
-                    for nx in max(x - 1, 0)...min(x + 1, width - 1) {
-                        let channel = pattern.channel(x: nx, y: ny)
-                        guard channel != own || (nx == x && ny == y) else { continue }
-                        sums[channel] += sample(nx, ny)
-                        counts[channel] += 1
-                    }
-                }
-                for channel in 0..<3 {
-                    // Rounded sum × 255 / (count × maximum): the mean scaled to 0…255.
-                    let denominator = counts[channel] * maximum
-                    result.append(UInt8((sums[channel] * 255 + denominator / 2) / denominator))
+        return mapPixels { x, y in
+            var sums = [0, 0, 0]
+            var counts = [0, 0, 0]
+            let own = pattern.channel(x: x, y: y)
+            for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                for nx in max(x - 1, 0)...min(x + 1, width - 1) {
+                    let channel = pattern.channel(x: nx, y: ny)
+                    guard channel != own || (nx == x && ny == y) else { continue }
+                    sums[channel] += sample(nx, ny)
+                    counts[channel] += 1
                 }
             }
+            // The rounded mean scaled to 0…255: (sum × 255 + half) / (count × maximum).
+            let scaled = (0..<3).map { channel in
+                UInt8((sums[channel] * 255 + counts[channel] * maximum / 2) / (counts[channel] * maximum))
+            }
+            return (scaled[0], scaled[1], scaled[2])
         }
-        return result
     }
 }
 
@@ -113,30 +94,5 @@ extension BayerPattern {
             default: 1
             }
         }
-    }
-}
-
-/// BT.709 Y'CbCr → R'G'B' (Kr = 0.2126, Kb = 0.0722) for one quantisation range.
-private struct YCbCr709 {
-    let lumaOffset: Float
-    let lumaScale: Float
-    let chromaScale: Float
-
-    init(range: YCbCrRange) {
-        switch range {
-        case .video: (lumaOffset, lumaScale, chromaScale) = (16, 219, 224)
-        case .full: (lumaOffset, lumaScale, chromaScale) = (0, 255, 255)
-        }
-    }
-
-    func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> [UInt8] {
-        let kr: Float = 0.2126, kb: Float = 0.0722, kg = 1 - kr - kb
-        let luma = (Float(y) - lumaOffset) / lumaScale
-        let pb = (Float(cb) - 128) / chromaScale
-        let pr = (Float(cr) - 128) / chromaScale
-        let r = luma + 2 * (1 - kr) * pr
-        let g = luma - 2 * kb * (1 - kb) / kg * pb - 2 * kr * (1 - kr) / kg * pr
-        let b = luma + 2 * (1 - kb) * pb
-        return [r, g, b].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
     }
 }

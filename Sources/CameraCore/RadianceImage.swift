@@ -60,7 +60,8 @@ public struct RadianceImage: Sendable {
         return top * (1 - fy) + bottom * fy
     }
 
-    /// Replaces NaN and negative values with 0 and infinities with `ceiling`, as real HDR files
+    /// Replaces NaN and negative values with 0, and infinities and values above `ceiling` with
+    /// `ceiling`, as real HDR files
     /// carry such samples in and around the sun. Returns how many samples were replaced.
     @discardableResult
     public mutating func sanitize(ceiling: Float = 1e9) -> Int {

@@ -1,40 +1,53 @@
 import CameraCore
 
-/// Stores rows of packed 8-bit R'G'B' into a buffer in its pixel format, two rows at a time so
+/// One or two rows of raw sensor values (planar red, green, blue) and the lookup tables that turn
+/// them into 8-bit R'G'B'.
+struct RawRows {
+    let raw: UnsafePointer<Int32>
+    /// Values between the red, green and blue planes of a row.
+    let planeStride: Int
+    /// Three tables of 4096 entries: red, green, blue.
+    let lut: UnsafePointer<UInt8>
+
+    @inline(__always)
+    func value(_ row: Int, _ channel: Int, _ x: Int) -> UInt8 {
+        lut[channel &* 4096 &+ Int(raw[(row &* 3 &+ channel) &* planeStride &+ x])]
+    }
+
+    @inline(__always)
+    func ycbcr(_ row: Int, _ x: Int, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
+        BT709.encode(red: Float(value(row, 0, x)), green: Float(value(row, 1, x)), blue: Float(value(row, 2, x)), range: range)
+    }
+}
+
+/// Stores rows of raw sensor values into a buffer in its pixel format, two rows at a time so
 /// that 4:2:0 chroma can average a 2×2 block.
 struct PixelRowWriter {
     let buffer: PixelBuffer
 
-    /// Writes `rows` (1 or 2) rows of `buffer.width` R'G'B' pixels from `rgb` at row `y`.
-    func write(rgb: UnsafePointer<UInt8>, rows: Int, at y: Int) {
+    /// Writes `count` (1 or 2) rows from `rows` at buffer row `y`.
+    func write(_ rows: RawRows, count: Int, at y: Int) {
         let width = buffer.width
         switch buffer.format {
         case .bgra8:
-            for row in 0..<rows {
-                let out = line(plane: 0, y + row)
-                let input = rgb + row * width * 3
+            for row in 0..<count {
+                let out = UnsafeMutableRawPointer(line(plane: 0, y + row)).assumingMemoryBound(to: UInt32.self)
                 for x in 0..<width {
-                    out[x * 4] = input[x * 3 + 2]
-                    out[x * 4 + 1] = input[x * 3 + 1]
-                    out[x * 4 + 2] = input[x * 3]
-                    out[x * 4 + 3] = 255
+                    let pixel = UInt32(rows.value(row, 2, x)) | UInt32(rows.value(row, 1, x)) &<< 8
+                        | UInt32(rows.value(row, 0, x)) &<< 16 | 0xFF00_0000
+                    out[x] = pixel.littleEndian
                 }
             }
         case .gray8:
-            for row in 0..<rows {
+            for row in 0..<count {
                 let out = line(plane: 0, y + row)
-                let input = rgb + row * width * 3
-                for x in 0..<width {
-                    out[x] = BT709.encode(red: Float(input[x * 3]), green: Float(input[x * 3 + 1]),
-                                          blue: Float(input[x * 3 + 2]), range: .full).y
-                }
+                for x in 0..<width { out[x] = rows.ycbcr(row, x, range: .full).y }
             }
         case .yuyv422:
-            for row in 0..<rows {
+            for row in 0..<count {
                 let out = line(plane: 0, y + row)
-                let input = rgb + row * width * 3
                 for x in stride(from: 0, to: width, by: 2) {
-                    let left = encode(input + x * 3, range: .video), right = encode(input + x * 3 + 3, range: .video)
+                    let left = rows.ycbcr(row, x, range: .video), right = rows.ycbcr(row, x + 1, range: .video)
                     out[x * 2] = left.y
                     out[x * 2 + 1] = average(left.cb, right.cb)
                     out[x * 2 + 2] = right.y
@@ -42,12 +55,11 @@ struct PixelRowWriter {
                 }
             }
         case .nv12(let range):
-            precondition(rows == 2, "nv12 is written in row pairs")
+            precondition(count == 2, "nv12 is written in row pairs")
             let top = line(plane: 0, y), bottom = line(plane: 0, y + 1), chroma = line(plane: 1, y / 2)
-            let second = rgb + width * 3
             for x in stride(from: 0, to: width, by: 2) {
-                let a = encode(rgb + x * 3, range: range), b = encode(rgb + x * 3 + 3, range: range)
-                let c = encode(second + x * 3, range: range), d = encode(second + x * 3 + 3, range: range)
+                let a = rows.ycbcr(0, x, range: range), b = rows.ycbcr(0, x + 1, range: range)
+                let c = rows.ycbcr(1, x, range: range), d = rows.ycbcr(1, x + 1, range: range)
                 top[x] = a.y
                 top[x + 1] = b.y
                 bottom[x] = c.y
@@ -62,10 +74,6 @@ struct PixelRowWriter {
 
     private func line(plane: Int, _ row: Int) -> UnsafeMutablePointer<UInt8> {
         (buffer.baseAddress(plane: plane) + row * buffer.planes[plane].bytesPerRow).assumingMemoryBound(to: UInt8.self)
-    }
-
-    private func encode(_ pixel: UnsafePointer<UInt8>, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
-        BT709.encode(red: Float(pixel[0]), green: Float(pixel[1]), blue: Float(pixel[2]), range: range)
     }
 
     private func average(_ a: UInt8, _ b: UInt8) -> UInt8 {

@@ -34,14 +34,12 @@ public struct SensorModel: Sendable, Hashable {
         luminance * sensitivity * exposure * gain * Double(SensorModel.whiteLevel)
     }
 
-    /// Standard deviation of the raw value at each mean raw value 0…4095 at `gain`:
-    /// σ² = k·mean + (k·read)², k = raw units per electron.
-    func noiseTable(gain: Double) -> [Float] {
+    /// The shot and read noise at analogue gain `gain`: σ² = k·mean + (k·read)², k = raw units
+    /// per electron.
+    func noiseModel(gain: Double) -> NoiseModel {
         let rawPerElectron = gain * Double(SensorModel.whiteLevel) / fullWellElectrons
         let readNoise = rawPerElectron * readNoiseElectrons
-        return (0...SensorModel.whiteLevel).map { mean in
-            Float((rawPerElectron * Double(mean) + readNoise * readNoise).squareRoot())
-        }
+        return NoiseModel(rawPerElectron: Float(rawPerElectron), readVariance: Float(readNoise * readNoise))
     }
 
     /// For each channel, the 8-bit output of each raw value: white balance, digital gain, clipping

@@ -52,8 +52,8 @@ extension SimulatedCamera {
         let viewSize: PixelSize
         private var readout: SensorReadout
         private var sceneImage: SceneImage?
-        private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage)?
-        private var zoomedImage: (zoom: Double, originX: Int, image: RadianceImage)?
+        private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage, packed: PackedRadiance)?
+        private var zoomedImage: (zoom: Double, originX: Int, packed: PackedRadiance)?
 
         init(scene: SimulatedScene, viewSize: PixelSize, sensor: SensorModel) {
             self.scene = scene
@@ -66,18 +66,18 @@ extension SimulatedCamera {
             let metadata = plan.metadata
             if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
                 let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
-                lensImage = (metadata.lensPosition, plan.torchLevel,
-                             Optics.image(of: image, lensPosition: metadata.lensPosition, torchRadiance: torch))
+                let optical = Optics.image(of: image, lensPosition: metadata.lensPosition, torchRadiance: torch)
+                lensImage = (metadata.lensPosition, plan.torchLevel, optical, PackedRadiance(optical))
                 zoomedImage = nil
             }
-            var optical = lensImage!.image
+            var optical = lensImage!.packed
             var originX = scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: image.width, viewWidth: viewSize.width)
             if metadata.zoomFactor != 1 {
                 if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
-                    zoomedImage = (metadata.zoomFactor, originX,
-                                   Optics.zoom(optical, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor))
+                    let zoomed = Optics.zoom(lensImage!.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
+                    zoomedImage = (metadata.zoomFactor, originX, PackedRadiance(zoomed))
                 }
-                optical = zoomedImage!.image
+                optical = zoomedImage!.packed
                 originX = 0
             }
             let exposure = metadata.exposureDuration.seconds
