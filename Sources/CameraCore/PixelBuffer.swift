@@ -93,7 +93,7 @@ public final class PixelBuffer: @unchecked Sendable {
     }
 
     /// The 16-bit sample at pixel (`x`, `y`) of a one-plane 16-bit format (bayer16).
-    public subscript(sample16 x: Int, y: Int) -> UInt16 {
+    public subscript(sample16 x: Int, y y: Int) -> UInt16 {
         get {
             UInt16(littleEndian: baseAddress(plane: 0).loadUnaligned(fromByteOffset: checkedOffset(0, x * 2, y, 2), as: UInt16.self))
         }

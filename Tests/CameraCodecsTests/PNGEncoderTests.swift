@@ -14,7 +14,7 @@ import Testing
             for y in 0..<2 {
                 for x in 0..<4 {
                     let sample: Int = (x * 300 + y * 1000) % maximum
-                    buffer[sample16: x, y] = UInt16(sample)
+                    buffer[sample16: x, y: y] = UInt16(sample)
                 }
             }
             return buffer

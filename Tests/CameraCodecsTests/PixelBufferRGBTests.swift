@@ -74,7 +74,7 @@ import Testing
         let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: bits), width: 4, height: 4)
         for y in 0..<4 {
             for x in 0..<4 {
-                buffer[sample16: x, y] = switch (x % 2, y % 2) {
+                buffer[sample16: x, y: y] = switch (x % 2, y % 2) {
                 case (0, 0): red
                 case (1, 1): blue
                 default: green
@@ -98,7 +98,7 @@ import Testing
     @Test("Bayer colours are interpolated from neighbouring sites of that colour")
     func bayerInterpolates() throws {
         let buffer = try mosaic(bits: 12, red: 0, green: 0, blue: 0)
-        buffer[sample16: 2, 0] = 4095                                        // one red site
+        buffer[sample16: 2, y: 0] = 4095                                        // one red site
         let rgb = buffer.rgb8()
         #expect(rgb[(0 * 4 + 2) * 3] == 255, "the red site itself")
         #expect(rgb[(0 * 4 + 1) * 3] == 128, "a green site between red 0 and red 4095")

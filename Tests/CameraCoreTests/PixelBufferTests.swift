@@ -198,13 +198,13 @@ struct PixelBufferContentTests {
     @Test("16-bit samples read back what was written and are stored little-endian")
     func sample16RoundTrips() throws {
         let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: 12), width: 4, height: 2)
-        buffer[sample16: 3, 1] = 0x0FFF
-        buffer[sample16: 0, 0] = 0x0123
-        buffer[sample16: 1, 0] = 0x0A00
-        #expect(buffer[sample16: 3, 1] == 0x0FFF)
-        #expect(buffer[sample16: 0, 0] == 0x0123)
-        #expect(buffer[sample16: 1, 0] == 0x0A00)
-        #expect(buffer[sample16: 2, 1] == 0)
+        buffer[sample16: 3, y: 1] = 0x0FFF
+        buffer[sample16: 0, y: 0] = 0x0123
+        buffer[sample16: 1, y: 0] = 0x0A00
+        #expect(buffer[sample16: 3, y: 1] == 0x0FFF)
+        #expect(buffer[sample16: 0, y: 0] == 0x0123)
+        #expect(buffer[sample16: 1, y: 0] == 0x0A00)
+        #expect(buffer[sample16: 2, y: 1] == 0)
         #expect(buffer[plane: 0, x: 6, y: 1] == 0xFF)
         #expect(buffer[plane: 0, x: 7, y: 1] == 0x0F)
         #expect(buffer[plane: 0, x: 0, y: 0] == 0x23)
@@ -294,7 +294,7 @@ struct PixelBufferBoundsTests {
     func sample16PastRowTraps() async {
         await #expect(processExitsWith: .failure) {
             let buffer = try? PixelBuffer(format: .bayer16(.rggb, significantBits: 12), width: 4, height: 2)
-            _ = buffer?[sample16: 4, 0]
+            _ = buffer?[sample16: 4, y: 0]
         }
     }
 
@@ -302,8 +302,8 @@ struct PixelBufferBoundsTests {
     func inBoundsAccessDoesNotTrap() async {
         await #expect(processExitsWith: .success) {
             let buffer = try? PixelBuffer(format: .bayer16(.rggb, significantBits: 12), width: 4, height: 2)
-            buffer?[sample16: 3, 1] = 1
-            precondition(buffer?[sample16: 3, 1] == 1)
+            buffer?[sample16: 3, y: 1] = 1
+            precondition(buffer?[sample16: 3, y: 1] == 1)
         }
     }
 }

@@ -1,0 +1,55 @@
+import CameraCore
+import Foundation
+import Testing
+@testable import CameraSimulated
+
+/// Equirectangular panoramas are seen through a pinhole camera where yaw and pitch say.
+@Suite struct PanoramaProjectionTests {
+    /// A dim panorama with one bright spot at (`longitude`, `latitude`) degrees.
+    private func panorama(sunLongitude longitude: Double, latitude: Double) -> RadianceImage {
+        var image = RadianceImage(width: 512, height: 256)
+        for y in 0..<256 { for x in 0..<512 { image[x, y] = SIMD3(repeating: 1) } }
+        let x = Int(((longitude / 360) + 0.5) * 512), y = Int((0.5 - latitude / 180) * 256)
+        for dy in -1...1 { for dx in -1...1 { image[(x + dx + 512) % 512, y + dy] = SIMD3(repeating: 1e6) } }
+        return image
+    }
+
+    /// Where the brightest pixel of a projected view lies.
+    private func brightest(_ image: RadianceImage) -> (x: Int, y: Int) {
+        var best = (x: 0, y: 0, value: Float(0))
+        for y in 0..<image.height {
+            for x in 0..<image.width where image.luminance(x: x, y: y) > best.value {
+                best = (x, y, image.luminance(x: x, y: y))
+            }
+        }
+        return (best.x, best.y)
+    }
+
+    @Test(arguments: [(30.0, 10.0), (-120.0, -20.0), (175.0, 40.0)])
+    func lookingAtTheSunCentresIt(longitude: Double, latitude: Double) {
+        let view = SimulatedScene.ViewDirection(yaw: longitude, pitch: latitude, fov: 60)
+        let projected = SimulatedScene.project(panorama(sunLongitude: longitude, latitude: latitude), view: view,
+                                               size: PixelSize(width: 160, height: 120))
+        let spot = brightest(projected)
+        #expect(abs(spot.x - 80) <= 2 && abs(spot.y - 60) <= 2, "sun at \(spot)")
+    }
+
+    @Test func yawingLeftMovesTheSunRightByTheTangent() {
+        let view = SimulatedScene.ViewDirection(yaw: 10, pitch: 0, fov: 90)
+        let projected = SimulatedScene.project(panorama(sunLongitude: 30, latitude: 0), view: view,
+                                               size: PixelSize(width: 200, height: 100))
+        let spot = brightest(projected)
+        let focal = 100 / tan(45 * Double.pi / 180)
+        #expect(abs(Double(spot.x) - (100 + focal * tan(20 * Double.pi / 180))) <= 2)
+        #expect(abs(spot.y - 50) <= 2)
+    }
+
+    @Test func hdrScenesMarkTheSunInTheirGroundTruth() {
+        let scene = SimulatedScene.hdrImage(panorama(sunLongitude: 0, latitude: 0), named: "test.hdr",
+                                            view: SimulatedScene.ViewDirection(yaw: 0, pitch: 0, fov: 60))
+        let image = scene.render(viewSize: PixelSize(width: 96, height: 72))
+        #expect(image.sunMask.contains(1))
+        #expect(image.sunMask.filter { $0 == 1 }.count < 30)
+        #expect(scene.name == "hdr:test.hdr")
+    }
+}

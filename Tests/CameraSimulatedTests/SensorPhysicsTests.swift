@@ -1,0 +1,69 @@
+import Foundation
+import CameraCore
+import Testing
+@testable import CameraSimulated
+
+/// The sensor model behaves like a sensor: linear until it clips, with shot noise whose variance
+/// grows with the signal.
+@Suite struct SensorPhysicsTests {
+    /// Mean raw value of the grey card (the ground-truth subject) at an exposure.
+    private func cardMean(seconds: Double, gain: Double = 1) async throws -> Double {
+        let camera = try rawCamera(.grayCard, seconds: seconds, gain: gain)
+        let frame = try await camera.captureFrame()
+        return mean(rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask))
+    }
+
+    @Test func meanSignalMatchesTheSensitivity() async throws {
+        // The card is 1000 cd/m²; at 1 ms and gain 1 it should read 0.1 × 1000 × 0.001 = 10% of 4095.
+        let measured = try await cardMean(seconds: 0.001)
+        #expect(abs(measured - 409.5) < 4)
+    }
+
+    @Test(arguments: [2.0, 4.0, 8.0])
+    func signalScalesWithExposureTime(factor: Double) async throws {
+        let base = try await cardMean(seconds: 0.0005)
+        let longer = try await cardMean(seconds: 0.0005 * factor)
+        #expect(abs(longer / base - factor) < 0.02 * factor)
+    }
+
+    @Test(arguments: [2.0, 4.0])
+    func signalScalesWithGain(gain: Double) async throws {
+        let base = try await cardMean(seconds: 0.0005)
+        let amplified = try await cardMean(seconds: 0.0005, gain: gain)
+        #expect(abs(amplified / base - gain) < 0.02 * gain)
+    }
+
+    @Test func signalClipsAtFullScale() async throws {
+        let camera = try rawCamera(.grayCard, seconds: 0.05)
+        let frame = try await camera.captureFrame()
+        let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
+        #expect(values.allSatisfy { $0 == 4095 })
+    }
+
+    @Test func shotNoiseVarianceIsProportionalToSignal() async throws {
+        let model = SensorModel()
+        let rawPerElectron = 4095 / model.fullWellElectrons
+        let readVariance = pow(rawPerElectron * model.readNoiseElectrons, 2)
+        var ratios: [Double] = []
+        for seconds in [0.0002, 0.0008, 0.0032] {
+            let camera = try rawCamera(.grayCard, seconds: seconds)
+            let frame = try await camera.captureFrame()
+            let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
+            // Shot-noise variance per unit of signal, in raw units: should equal raw units per electron.
+            ratios.append((variance(values) - readVariance) / mean(values))
+        }
+        for ratio in ratios {
+            #expect(abs(ratio / rawPerElectron - 1) < 0.1, "variance/signal \(ratio), expected \(rawPerElectron)")
+        }
+    }
+
+    @Test func darkFrameShowsOnlyReadNoise() async throws {
+        let camera = try rawCamera(.nightStreet, seconds: 1.0 / 8000)
+        let frame = try await camera.captureFrame()
+        let values = rawValues(frame, rows: 0..<20).filter { $0 < 50 }
+        let model = SensorModel()
+        let readSigma = 4095 / model.fullWellElectrons * model.readNoiseElectrons
+        #expect(mean(values) < 3)
+        #expect(variance(values).squareRoot() < readSigma * 1.5)
+    }
+}
