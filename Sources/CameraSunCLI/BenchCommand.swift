@@ -36,12 +36,11 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: [String], terminal: Terminal) async throws {
-        guard let suite = arguments.first else {
-            throw CLIError.usage("bench needs a suite: sim — see 'camerasun help bench'")
-        }
-        var rest = ArgumentList(Array(arguments.dropFirst()), command: "bench")
+        var rest = ArgumentList(arguments, command: "bench")
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames") ?? 60
+        // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
+        let suite = try rest.positional("a suite (sim)")
         try rest.finish()
         let benchmarks: [Benchmark]
         switch suite {

@@ -33,16 +33,15 @@ enum HelpCommand {
         "scene": """
         usage: camerasun scene list [--json]
                camerasun scene render SCENE --out F.png [--ev EV] [--shutter S --gain G | --iso N]
-                                      [--width W --height H] [--seed N] [--time T] [--json]
+                                      [--width W --height H] [--seed N] [--json]
         SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG].
         --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250; --gain is analogue gain
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
-        --time renders the scene at T seconds (for moving or changing scenes).
         """,
         "bench": """
         usage: camerasun bench sim [--frames N] [--json]
-        Renders 1920x1080 bgra8 frames of backlit-portrait on one core and reports ms per frame
-        and frames per second.
+        Renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core and reports ms per
+        frame and frames per second.
         """,
         "help": "usage: camerasun help [COMMAND]",
     ]

@@ -54,11 +54,12 @@ enum SourceSpec: Equatable {
     }
 
     private static func hdrScene(_ spec: String) throws(CLIError) -> SimulatedScene {
-        var fields = spec.split(separator: ",").map(String.init)
-        guard !fields.isEmpty else { throw .usage("sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30") }
+        // Empty fields are kept so that `hdr=,yaw=30` is a missing file, not a file named "yaw=30".
+        var fields = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let path = fields.removeFirst()
+        guard !path.isEmpty else { throw .usage("sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30") }
         var view = SimulatedScene.ViewDirection()
-        for field in fields {
+        for field in fields where !field.isEmpty {
             let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2, let value = Double(pair[1]), value.isFinite else {
                 throw .usage("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG")
