@@ -43,6 +43,14 @@ enum MeterCommand {
 
         let live = !json && terminal.stdoutIsTTY
         if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.frameRate) fps — Ctrl-C to stop") }
+        let interrupted = try await Interrupt.runUntilInterrupted {
+            try await report(camera, frameLimit: frameLimit, json: json, live: live, terminal: terminal)
+        }
+        if live { terminal.print(interrupted ? "\nstopped" : "") }
+    }
+
+    /// Captures frames until `frameLimit` (or cancellation) and reports each one.
+    private static func report(_ camera: SimulatedCamera, frameLimit: Int?, json: Bool, live: Bool, terminal: Terminal) async throws {
         var dropped = 0
         var rate = FrameRateMeter()
         var count = 0
@@ -67,7 +75,6 @@ enum MeterCommand {
                 if live { terminal.status(line) } else { terminal.print(line) }
             }
         }
-        if live { terminal.print("") }
     }
 
     /// "▕██████░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  clip 1.2%  30.0 fps"
