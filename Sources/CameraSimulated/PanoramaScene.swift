@@ -25,16 +25,23 @@ extension SimulatedScene {
     /// another saturating source in the ground-truth mask.
     static let hdrSunRatio: Float = 1000
 
-    /// A scene from an HDR image. Images with a 2:1 aspect ratio are treated as equirectangular
-    /// panoramas and projected through `view`; others are scaled to the camera's view as they are.
-    public static func hdrImage(_ image: RadianceImage, named name: String, view: ViewDirection = ViewDirection()) -> SimulatedScene {
+    /// The luminance an HDR image's median is scaled to, in cd/m²: HDR files carry relative
+    /// values, and a daylight-like level keeps the sensor out of high-gain noise.
+    public static let hdrMedianLuminance: Float = 1000
+
+    /// A scene from an HDR image, scaled so its median luminance is `hdrMedianLuminance`. Images
+    /// with a 2:1 aspect ratio are treated as equirectangular panoramas and projected through
+    /// `view`; others are scaled to the camera's view as they are.
+    public static func hdrImage(_ source: RadianceImage, named name: String, view: ViewDirection = ViewDirection()) -> SimulatedScene {
+        let scale = hdrMedianLuminance / medianLuminance(source)
+        let image = RadianceImage(width: source.width, height: source.height, samples: source.samples.map { $0 * scale })
         let isPanorama = image.width == image.height * 2
         let summary = isPanorama
             ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°."
             : "HDR image \(name) (\(image.width)x\(image.height))."
         return SimulatedScene(name: "hdr:\(name)", summary: summary, subjectIntent: 0) { size in
             let radiance = isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
-            return SceneImage(radiance: radiance, sunThreshold: medianLuminance(radiance) * hdrSunRatio)
+            return SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
         }
     }
 
