@@ -19,10 +19,12 @@ public struct FrameMetadata: Sendable, Hashable {
     public var flicker: FlickerMode
     /// Seconds between the start of one row's exposure and the next (rolling shutter).
     public var rowReadoutTime: Double
+    /// The lens aperture as an f-number (EXIF FNumber).
+    public var fNumber: Double
 
     public init(exposureDuration: MediaTime, analogueGain: Double, baseISO: Double, digitalGain: Double = 1,
                 exposureBias: Double = 0, lensPosition: Double = 1, whiteBalanceGains: WhiteBalanceGains = .unity,
-                zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0) {
+                zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0, fNumber: Double = 2) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
         self.baseISO = baseISO
@@ -33,6 +35,7 @@ public struct FrameMetadata: Sendable, Hashable {
         self.zoomFactor = zoomFactor
         self.flicker = flicker
         self.rowReadoutTime = rowReadoutTime
+        self.fNumber = fNumber
     }
 
     /// The ISO speed of the analogue gain.
@@ -40,6 +43,12 @@ public struct FrameMetadata: Sendable, Hashable {
 
     /// Total exposure: duration × analogue gain × digital gain, in seconds at base sensitivity.
     public var totalExposure: Double { exposureDuration.seconds * analogueGain * digitalGain }
+
+    /// The scene luminance in cd/m² that a frame of mean linear value `linearMean` implies, by
+    /// the reflected-light meter equation (mid-grey 0.18 at t = K·N² / (L·S), K = 12.5).
+    public func sceneLuminance(linearMean: Double) -> Double {
+        12.5 * fNumber * fNumber * (linearMean / 0.18) / (exposureDuration.seconds * iso * digitalGain)
+    }
 }
 
 /// Per-channel gains that turn the sensor's raw colour into neutral white.

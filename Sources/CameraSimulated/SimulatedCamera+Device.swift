@@ -30,6 +30,10 @@ extension SimulatedCamera {
     public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...8
     public static let digitalGainRange: ClosedRange<Double> = 1...16
 
+    /// The aperture that makes the sensor model's sensitivity (0.1 of full scale per cd/m²·s at
+    /// gain 1) agree with ISO 50 by the meter equation: N² = 0.18 · 50 / (12.5 · 0.1).
+    public static let fNumber = (0.18 * 50 / (12.5 * 0.1)).squareRoot()
+
     /// Radiance the torch adds to a white surface 1 m away at full power, in cd/m².
     static let torchRadiance: Float = 300
 }

@@ -38,7 +38,8 @@ extension SimulatedCamera {
                     exposureDuration: settings.exposure, analogueGain: settings.gain,
                     baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: digitalGain,
                     exposureBias: exposureBias, lensPosition: lensPosition, whiteBalanceGains: whiteBalance,
-                    zoomFactor: zoomFactor, flicker: flicker, rowReadoutTime: rowReadoutTime),
+                    zoomFactor: zoomFactor, flicker: flicker, rowReadoutTime: rowReadoutTime,
+                    fNumber: SimulatedCamera.fNumber),
                 torchLevel: torchLevel)
             nextFrame += 1
             nextTime = nextTime + duration

@@ -7,16 +7,31 @@ import Foundation
 /// `camerasun meter`: runs the camera and reports each frame's brightness, live on a terminal or
 /// as one JSON object per frame.
 enum MeterCommand {
-    /// One frame's report (the `--json` line). Fields the exposure engine will fill arrive with it.
+    /// One frame's report: the `--json` line of CLI.md.
     struct FrameReport: Encodable {
         let frame: UInt64
         let pts: Double
         let brightness: Double
+        let linearMean: Double
+        let evError: Double
         let exposureTime: Double
         let iso: Double
         let evBias: Double
+        /// "locked" until the exposure engine drives the camera: the exposure is fixed.
+        let aeState: String
         let clippedFraction: Double
+        let sunFraction: Double
+        let advice: String
         let dropped: Int
+    }
+
+    /// What a report is made with besides the frame.
+    struct Options {
+        let metering: MeteringMode
+        let language: AdviceLanguage
+        let frameLimit: Int?
+        let json: Bool
+        let live: Bool
     }
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
@@ -33,6 +48,9 @@ enum MeterCommand {
         let frameRate = try arguments.double("framerate")
         let seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
         let realtime = arguments.toggle("realtime") ?? (frameLimit == nil)
+        let metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
+                                            MeteringMode.init(parsing:)) ?? .sunAware
+        let language = try arguments.option("lang", expected: "en or zh", AdviceLanguage.init(rawValue:)) ?? .english
         try arguments.finish()
 
         let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
@@ -43,18 +61,21 @@ enum MeterCommand {
 
         let live = !json && terminal.stdoutIsTTY
         if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.frameRate) fps — Ctrl-C to stop") }
+        let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
         let interrupted = try await Interrupt.runUntilInterrupted {
-            try await report(camera, frameLimit: frameLimit, json: json, live: live, terminal: terminal)
+            try await report(camera, options: options, terminal: terminal)
         }
         if live { terminal.print(interrupted ? "\nstopped" : "") }
     }
 
     /// Captures frames until `frameLimit` (or cancellation) and reports each one.
-    private static func report(_ camera: SimulatedCamera, frameLimit: Int?, json: Bool, live: Bool, terminal: Terminal) async throws {
+    private static func report(_ camera: SimulatedCamera, options: Options, terminal: Terminal) async throws {
         var dropped = 0
         var rate = FrameRateMeter()
+        var flicker = FlickerDetector()
         var count = 0
-        while frameLimit.map({ count < $0 }) ?? true {
+        let analyzer = FrameAnalyzer()
+        while options.frameLimit.map({ count < $0 }) ?? true {
             let frame: Frame
             do {
                 frame = try await camera.captureFrame()
@@ -63,29 +84,37 @@ enum MeterCommand {
                 continue
             }
             count += 1
-            let luma = LumaSummary(frame.buffer, step: 2)
+            let statistics = try analyzer.analyze(frame.buffer)
+            let flags = SceneFlags(statistics: statistics, metadata: frame.metadata,
+                                   flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
+            let metered = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias)
             let fps = rate.tick()
-            let report = FrameReport(frame: frame.sequenceNumber, pts: frame.presentationTime.seconds, brightness: luma.brightness,
-                                     exposureTime: frame.metadata.exposureDuration.seconds, iso: frame.metadata.iso,
-                                     evBias: frame.metadata.exposureBias, clippedFraction: luma.clippedFraction, dropped: dropped)
-            if json {
+            let report = FrameReport(
+                frame: frame.sequenceNumber, pts: frame.presentationTime.seconds, brightness: statistics.brightness,
+                linearMean: statistics.linearMean, evError: metered.evError,
+                exposureTime: frame.metadata.exposureDuration.seconds, iso: frame.metadata.iso, evBias: frame.metadata.exposureBias,
+                aeState: "locked", clippedFraction: statistics.clippedFraction, sunFraction: statistics.highlights.sunFraction,
+                advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language), dropped: dropped)
+            if options.json {
                 try terminal.json(report)
             } else {
                 let line = statusLine(report, fps: fps)
-                if live { terminal.status(line) } else { terminal.print(line) }
+                if options.live { terminal.status(line) } else { terminal.print(line) }
             }
         }
     }
 
-    /// "▕██████░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  clip 1.2%  30.0 fps"
+    /// "▕██████░░░░▏ 0.42  EV +0.0 (err -0.3)  1/500 s  ISO 50  clip 1.2%  sun 0.4%  30.0 fps  advice"
     static func statusLine(_ report: FrameReport, fps: Double) -> String {
         "▕\(Terminal.bar(report.brightness))▏ \(String(format: "%.2f", report.brightness))"
-            + "  EV \(String(format: "%+.1f", report.evBias))"
+            + "  EV \(String(format: "%+.1f", report.evBias)) (error \(String(format: "%+.1f", report.evError)))"
             + "  \(ShutterSpeed.describe(MediaTime(seconds: report.exposureTime, preferredTimescale: 1_000_000)))"
             + "  ISO \(Int(report.iso.rounded()))"
             + "  clip \(String(format: "%.1f", report.clippedFraction * 100))%"
+            + "  sun \(String(format: "%.1f", report.sunFraction * 100))%"
             + "  \(String(format: "%.1f", fps)) fps"
             + (report.dropped > 0 ? "  dropped \(report.dropped)" : "")
+            + "  \(report.advice)"
     }
 }
 

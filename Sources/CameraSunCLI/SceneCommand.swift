@@ -87,7 +87,7 @@ enum SceneCommand {
         } catch {
             throw CLIError.runtime("\(error)")
         }
-        let luma = LumaSummary(frame.buffer)
+        let luma = try FrameAnalyzer().analyze(frame.buffer)
         let result = Rendered(out: out, scene: scene.name, width: width, height: height,
                               exposureTime: frame.metadata.exposureDuration.seconds, gain: frame.metadata.analogueGain,
                               iso: frame.metadata.iso, evBias: bias, brightness: luma.brightness, clippedFraction: luma.clippedFraction)

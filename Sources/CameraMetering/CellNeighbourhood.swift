@@ -1,0 +1,81 @@
+/// Connected regions on a grid of cells (4-neighbourhood), for the highlight mask.
+struct CellNeighbourhood {
+    let columns: Int
+    let rows: Int
+
+    struct Box {
+        let minColumn: Int, maxColumn: Int, minRow: Int, maxRow: Int
+        var area: Int { (maxColumn - minColumn + 1) * (maxRow - minRow + 1) }
+        /// Half the larger side, at least 1.
+        var radius: Int { max(1, (max(maxColumn - minColumn, maxRow - minRow) + 1) / 2) }
+    }
+
+    func neighbours(_ cell: Int) -> [Int] {
+        let column = cell % columns, row = cell / columns
+        var result: [Int] = []
+        if column > 0 { result.append(cell - 1) }
+        if column < columns - 1 { result.append(cell + 1) }
+        if row > 0 { result.append(cell - columns) }
+        if row < rows - 1 { result.append(cell + columns) }
+        return result
+    }
+
+    /// The connected regions of cells satisfying `member`.
+    func components(where member: (Int) -> Bool) -> [[Int]] {
+        var seen = [Bool](repeating: false, count: columns * rows)
+        var result: [[Int]] = []
+        for start in 0..<(columns * rows) where !seen[start] && member(start) {
+            seen[start] = true
+            var region = [start]
+            var next = 0
+            while next < region.count {
+                for neighbour in neighbours(region[next]) where !seen[neighbour] && member(neighbour) {
+                    seen[neighbour] = true
+                    region.append(neighbour)
+                }
+                next += 1
+            }
+            result.append(region)
+        }
+        return result
+    }
+
+    func boundingBox(_ cells: [Int]) -> Box {
+        let cols = cells.map { $0 % columns }, rowsOf = cells.map { $0 / columns }
+        return Box(minColumn: cols.min()!, maxColumn: cols.max()!, minRow: rowsOf.min()!, maxRow: rowsOf.max()!)
+    }
+
+    /// The median of `values` over cells in a ring 1–3 radii outside `box`, ignoring `excluded` cells.
+    func ringMedian(around box: Box, values: [Double], excluding excluded: [Bool]) -> Double {
+        let inner = box.radius, outer = box.radius * 3
+        var ring: [Double] = []
+        for row in max(0, box.minRow - outer)...min(rows - 1, box.maxRow + outer) {
+            for column in max(0, box.minColumn - outer)...min(columns - 1, box.maxColumn + outer) {
+                let outside = max(box.minColumn - column, column - box.maxColumn, box.minRow - row, row - box.maxRow)
+                let cell = row * columns + column
+                if outside >= inner && !excluded[cell] { ring.append(values[cell]) }
+            }
+        }
+        guard !ring.isEmpty else { return 1 }
+        return ring.sorted()[ring.count / 2]
+    }
+
+    /// `seeds` plus the cells reachable from them through cells satisfying `member`, at most
+    /// `limit` steps away.
+    func grow(from seeds: [Int], limit: Int, where member: (Int) -> Bool) -> [Int] {
+        var distance = [Int](repeating: -1, count: columns * rows)
+        var region = seeds
+        for seed in seeds { distance[seed] = 0 }
+        var next = 0
+        while next < region.count {
+            let cell = region[next]
+            next += 1
+            guard distance[cell] < limit else { continue }
+            for neighbour in neighbours(cell) where distance[neighbour] < 0 && member(neighbour) {
+                distance[neighbour] = distance[cell] + 1
+                region.append(neighbour)
+            }
+        }
+        return region
+    }
+}

@@ -1,0 +1,74 @@
+/// The sun, other light sources and bright sky, found on a frame's cell grid.
+///
+/// Light sources are compact clipped blobs (the sun, lamps, specular highlights) grown outward
+/// through their glare while it stays at least twice as bright as the sky or wall around it. Sky is
+/// a separate class: large bright regions touching the top of the frame. Sun-aware metering leaves
+/// light sources out; sky stays in, since it is part of the picture.
+public struct HighlightMask: Sendable, Hashable {
+    public enum Kind: UInt8, Sendable {
+        case none = 0, lightSource = 1, sky = 2
+    }
+
+    public let columns: Int
+    public let rows: Int
+    /// One `Kind` raw value per cell, row-major: the viewfinder's overlay.
+    public let kinds: [UInt8]
+    /// Fraction of samples on light sources and their glare.
+    public let sunFraction: Double
+    public let skyFraction: Double
+    /// Number of separate light sources found.
+    public let lightSourceCount: Int
+    /// Clipped fraction of the samples outside light sources: the highlight budget's measure.
+    public let nonSunClippedFraction: Double
+
+    /// A clipped blob larger than this fraction of the frame is sky or a wall, not a light source.
+    static let maximumSourceFraction = 0.03
+    /// A light source fills at least this much of its bounding box (a disk fills 0.79).
+    static let minimumSourceFill = 0.35
+    /// Bright regions smaller than this fraction of the frame are not sky.
+    static let minimumSkyFraction = 0.05
+
+    init(cells: CellGrid) {
+        columns = cells.columns
+        rows = cells.rows
+        let count = columns * rows
+        let means = (0..<count).map { cells.mean($0) ?? 0 }
+        let clipped = (0..<count).map { cells.sampleCounts[$0] > 0 && cells.clippedCounts[$0] * 2 >= cells.sampleCounts[$0] }
+        var marks = [UInt8](repeating: Kind.none.rawValue, count: count)
+        let grid = CellNeighbourhood(columns: columns, rows: rows)
+
+        var sources = 0
+        for blob in grid.components(where: { clipped[$0] }) {
+            let box = grid.boundingBox(blob)
+            let compact = Double(blob.count) <= HighlightMask.maximumSourceFraction * Double(count)
+                && Double(blob.count) >= HighlightMask.minimumSourceFill * Double(box.area)
+            guard compact else { continue }
+            sources += 1
+            let background = grid.ringMedian(around: box, values: means, excluding: clipped)
+            for cell in grid.grow(from: blob, limit: box.radius * 8, where: { means[$0] >= 2 * background }) {
+                marks[cell] = Kind.lightSource.rawValue
+            }
+        }
+
+        let sorted = means.sorted()
+        let brightLevel = max(0.25, 2 * sorted[sorted.count / 2])
+        for region in grid.components(where: { means[$0] >= brightLevel && marks[$0] == Kind.none.rawValue })
+        where Double(region.count) >= HighlightMask.minimumSkyFraction * Double(count) && region.contains(where: { $0 < cells.columns }) {
+            for cell in region { marks[cell] = Kind.sky.rawValue }
+        }
+
+        func samples(_ kind: Kind) -> Int32 {
+            (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
+        }
+        let total = Double(cells.sampleCounts.reduce(0, +))
+        let sunSamples = Double(samples(.lightSource))
+        let nonSunClipped = (0..<count).reduce(0) { $0 + (marks[$1] == Kind.lightSource.rawValue ? 0 : Int(cells.clippedCounts[$1])) }
+        kinds = marks
+        lightSourceCount = sources
+        sunFraction = total > 0 ? sunSamples / total : 0
+        skyFraction = total > 0 ? Double(samples(.sky)) / total : 0
+        nonSunClippedFraction = total > sunSamples ? Double(nonSunClipped) / (total - sunSamples) : 0
+    }
+
+    public func kind(column: Int, row: Int) -> Kind { Kind(rawValue: kinds[row * columns + column]) ?? .none }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import CameraCore
+
+/// What kind of scene a frame shows, for advice and for the exposure engine.
+public struct SceneFlags: Sendable, Hashable {
+    /// A dark subject area under a bright top: a subject against the light.
+    public let backlit: Bool
+    /// Stops by which the top half (its brighter quarter of zones) outshines where a subject stands
+    /// (the darker quarter of the lower-centre zones).
+    public let backlitContrast: Double
+    /// The scene is dim (under `lowLightLuminance`), judged from the exposure that made the frame.
+    public let lowLight: Bool
+    /// The scene luminance the frame and its exposure imply, in cd/m² (nil without metadata).
+    public let sceneLuminance: Double?
+    /// Stops between the 2nd and 98th percentile of linear luminance.
+    public let dynamicRange: Double
+    /// Mains flicker seen as bands (the frequency of the light, 100 or 120 Hz), or nil.
+    public let flicker: Double?
+
+    /// A surround this many stops brighter than the centre makes a frame backlit.
+    public static let backlitThreshold = 2.0
+    /// Scenes below this luminance (cd/m²) are low light: a dim room or a street at night.
+    public static let lowLightLuminance = 10.0
+
+    public init(statistics: FrameStatistics, metadata: FrameMetadata?, flicker: Double? = nil) {
+        let zones = statistics.zones
+        var subjectArea: [Double] = [], top: [Double] = []
+        for row in 0..<zones.rows {
+            for column in 0..<zones.columns {
+                guard let mean = zones[column, row] else { continue }
+                let x = (Double(column) + 0.5) / Double(zones.columns), y = (Double(row) + 0.5) / Double(zones.rows)
+                if y < 0.5 { top.append(mean) }
+                if (0.25...0.75).contains(x) && y >= 0.3 { subjectArea.append(mean) }
+            }
+        }
+        // The darker quarter of where subjects stand against the brighter quarter of the top half.
+        let dark = SceneFlags.quantile(subjectArea, 0.25), bright = SceneFlags.quantile(top, 0.75)
+        backlitContrast = log2(max(bright, 1.0 / 4096) / max(dark, 1.0 / 4096))
+        backlit = backlitContrast >= SceneFlags.backlitThreshold
+        sceneLuminance = metadata?.sceneLuminance(linearMean: statistics.linearMean)
+        lowLight = sceneLuminance.map { $0 < SceneFlags.lowLightLuminance } ?? false
+        dynamicRange = statistics.dynamicRange
+        self.flicker = flicker
+    }
+
+    private static func quantile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[min(values.count - 1, Int(Double(values.count) * fraction))]
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Lookup tables between the 8-bit values a frame stores and linear light.
+enum TransferCurve {
+    /// The sRGB decoding of each 8-bit value, 0…1 linear.
+    static let linear: [Float] = (0..<256).map { value in
+        let x = Double(value) / 255
+        return Float(x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
+    }
+
+    /// Full-range value of each video-range luma value (16 → 0, 235 → 255, clamped).
+    static let videoToFull: [UInt8] = (0..<256).map { value in
+        UInt8(min(max(((Double(value) - 16) * 255 / 219).rounded(), 0), 255))
+    }
+
+    /// The linear value of an encoded brightness 0…1 (exact sRGB curve).
+    static func decode(_ encoded: Double) -> Double {
+        let x = min(max(encoded, 0), 1)
+        return x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+    }
+}
