@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/camerasun
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := pkg-config libstb-dev
+APT_PACKAGES := pkg-config libstb-dev python3-opencv
 
 .PHONY: deps build run test bench scenes clean
 
@@ -34,6 +34,7 @@ test: deps
 ## bench: performance figures beside their peers (see BENCHMARKS.md)
 bench: build
 	$(BIN) bench sim
+	$(BIN) bench metering
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache
 scenes:

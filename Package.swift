@@ -12,6 +12,7 @@ let package = Package(
     targets: [
         // C libraries
         .target(name: "CStb", path: "Sources/CStb"),
+        .target(name: "CBenchPeers", path: "Sources/CBenchPeers"),
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
@@ -24,7 +25,7 @@ let package = Package(
         ),
         .target(
             name: "CameraSunCLI",
-            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated"]
+            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
 

@@ -7,7 +7,7 @@ public enum BT709 {
     public static let blueWeight: Float = 0.0722
 
     /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour.
-    @inlinable
+    @inlinable @inline(__always)
     public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         let luma = redWeight * red + greenWeight * green + blueWeight * blue
         let cb = (blue - luma) / 1.8556, cr = (red - luma) / 1.5748
@@ -17,20 +17,22 @@ public enum BT709 {
     }
 
     /// 8-bit R'G'B' of a Y'CbCr colour.
-    @inlinable
+    @inlinable @inline(__always)
     public static func decode(y: UInt8, cb: UInt8, cr: UInt8, range: YCbCrRange) -> (red: UInt8, green: UInt8, blue: UInt8) {
-        let (luma, pb, pr): (Float, Float, Float) = range == .video
-            ? ((Float(y) - 16) * 255 / 219, (Float(cb) - 128) * 255 / 224, (Float(cr) - 128) * 255 / 224)
-            : (Float(y), Float(cb) - 128, Float(cr) - 128)
+        // Constant factors, not divisions: this runs per sample in the metering pass.
+        let (lumaScale, chromaScale): (Float, Float) = range == .video ? (255.0 / 219, 255.0 / 224) : (1, 1)
+        let luma = (Float(y) - (range == .video ? 16 : 0)) * lumaScale
+        let pb = (Float(cb) - 128) * chromaScale, pr = (Float(cr) - 128) * chromaScale
         let red = luma + 1.5748 * pr
         let blue = luma + 1.8556 * pb
-        let green = (luma - redWeight * red - blueWeight * blue) / greenWeight
+        let green = (luma - redWeight * red - blueWeight * blue) * (1 / greenWeight)
         return (byte(red), byte(green), byte(blue))
     }
 
-    /// Rounds and clamps to 0…255.
+    /// Rounds and clamps to 0…255 (through Int32: the direct Float → UInt8 conversion is a slow
+    /// generic call here).
     @inlinable
     public static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max(value + 0.5, 0), 255))
+        UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
     }
 }

@@ -10,14 +10,15 @@ struct CellNeighbourhood {
         var radius: Int { max(1, (max(maxColumn - minColumn, maxRow - minRow) + 1) / 2) }
     }
 
-    func neighbours(_ cell: Int) -> [Int] {
+    /// Calls `body` with each of the up to four neighbours of `cell` (no allocation: this runs
+    /// for every cell of every frame).
+    @inline(__always)
+    func forEachNeighbour(of cell: Int, _ body: (Int) -> Void) {
         let column = cell % columns, row = cell / columns
-        var result: [Int] = []
-        if column > 0 { result.append(cell - 1) }
-        if column < columns - 1 { result.append(cell + 1) }
-        if row > 0 { result.append(cell - columns) }
-        if row < rows - 1 { result.append(cell + columns) }
-        return result
+        if column > 0 { body(cell - 1) }
+        if column < columns - 1 { body(cell + 1) }
+        if row > 0 { body(cell - columns) }
+        if row < rows - 1 { body(cell + columns) }
     }
 
     /// The connected regions of cells satisfying `member`.
@@ -29,9 +30,11 @@ struct CellNeighbourhood {
             var region = [start]
             var next = 0
             while next < region.count {
-                for neighbour in neighbours(region[next]) where !seen[neighbour] && member(neighbour) {
-                    seen[neighbour] = true
-                    region.append(neighbour)
+                forEachNeighbour(of: region[next]) { neighbour in
+                    if !seen[neighbour] && member(neighbour) {
+                        seen[neighbour] = true
+                        region.append(neighbour)
+                    }
                 }
                 next += 1
             }
@@ -71,9 +74,11 @@ struct CellNeighbourhood {
             let cell = region[next]
             next += 1
             guard distance[cell] < limit else { continue }
-            for neighbour in neighbours(cell) where distance[neighbour] < 0 && member(neighbour) {
-                distance[neighbour] = distance[cell] + 1
-                region.append(neighbour)
+            forEachNeighbour(of: cell) { neighbour in
+                if distance[neighbour] < 0 && member(neighbour) {
+                    distance[neighbour] = distance[cell] + 1
+                    region.append(neighbour)
+                }
             }
         }
         return region

@@ -28,7 +28,8 @@ public struct HighlightMask: Sendable, Hashable {
     /// Bright regions smaller than this fraction of the frame are not sky.
     static let minimumSkyFraction = 0.05
 
-    init(cells: CellGrid) {
+    /// Finds the highlights on `cells`; `medianLinear` is the frame's median linear luminance.
+    init(cells: CellGrid, medianLinear: Double) {
         columns = cells.columns
         rows = cells.rows
         let count = columns * rows
@@ -50,8 +51,7 @@ public struct HighlightMask: Sendable, Hashable {
             }
         }
 
-        let sorted = means.sorted()
-        let brightLevel = max(0.25, 2 * sorted[sorted.count / 2])
+        let brightLevel = max(0.25, 2 * medianLinear)
         for region in grid.components(where: { means[$0] >= brightLevel && marks[$0] == Kind.none.rawValue })
         where Double(region.count) >= HighlightMask.minimumSkyFraction * Double(count) && region.contains(where: { $0 < cells.columns }) {
             for cell in region { marks[cell] = Kind.sky.rawValue }

@@ -51,7 +51,7 @@ public enum Meter {
         }
         if count > 0 { return sum / count }
         let total = Double(cells.sampleCounts.reduce(0, +))
-        return total > 0 ? Double(cells.linearSums.reduce(0, +)) / total : 0
+        return total > 0 ? cells.linearSums.reduce(0.0) { $0 + Double($1) } / total : 0
     }
 
     /// The mean of cells whose centres lie within `radius` frame heights of `point`, or of the

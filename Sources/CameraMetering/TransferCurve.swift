@@ -8,9 +8,12 @@ enum TransferCurve {
         return Float(x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
     }
 
-    /// Full-range value of each video-range luma value (16 → 0, 235 → 255, clamped).
-    static let videoToFull: [UInt8] = (0..<256).map { value in
-        UInt8(min(max(((Double(value) - 16) * 255 / 219).rounded(), 0), 255))
+    /// The full-range value of a video-range luma value (16 → 0, 235 → 255, clamped), rounded
+    /// to nearest, in fixed point: 255/219 ≈ 76309/65536. (298/256 is too coarse: it rounds eight
+    /// values, e.g. 86 and 232, one step low.)
+    @inline(__always)
+    static func fullRange(videoLuma value: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(((Int(value) &- 16) &* 76_309 &+ 32_768) >> 16, 0), 255))
     }
 
     /// The linear value of an encoded brightness 0…1 (exact sRGB curve).

@@ -62,6 +62,15 @@ struct ArgumentList {
         try option("shutter", expected: "a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250", ShutterSpeed.parse)
     }
 
+    /// `--gain G` (analogue gain) or `--iso N` (`baseISO` per unit of gain), not both.
+    mutating func gain(baseISO: Double) throws(CLIError) -> Double? {
+        let gain = try double("gain"), iso = try double("iso")
+        if gain != nil && iso != nil {
+            throw .usage("--gain and --iso both set the gain — give one of them")
+        }
+        return gain ?? iso.map { $0 / baseISO }
+    }
+
     /// The next positional argument, consumed.
     mutating func positional(_ what: String) throws(CLIError) -> String {
         guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else {

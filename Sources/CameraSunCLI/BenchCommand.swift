@@ -40,12 +40,14 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames") ?? 60
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim)")
+        let suite = try rest.positional("a suite (sim or metering)")
         try rest.finish()
         let benchmarks: [Benchmark]
+        let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
         switch suite {
-        case "sim": benchmarks = try await simulator(frames: frames, terminal: terminal, showProgress: !json && terminal.stdoutIsTTY)
-        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim")
+        case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames, progress: progress)
+        case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames, progress: progress)
+        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering")
         }
         if json {
             try terminal.json(Report(benchmarks: benchmarks))
@@ -60,30 +62,30 @@ enum BenchCommand {
             terminal.print(line)
         }
     }
+}
 
-    /// Median render time of 1080p bgra8 and nv12 frames of backlit-portrait, single-threaded, after the scene is
-    /// painted and the lens image cached. No peer renders the same physics, so `peer` is null.
-    private static func simulator(frames: Int, terminal: Terminal, showProgress: Bool) async throws -> [Benchmark] {
-        var results: [Benchmark] = []
-        for format in [PixelFormat.bgra8, .nv12(.video)] {
-            let camera = try SimulatedCamera(
-                scene: .backlitPortrait,
-                format: DeviceFormat(size: PixelSize(width: 1920, height: 1080), pixelFormat: format,
-                                     frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
-            try camera.requestExposure(duration: MediaTime(value: 1, timescale: 200))
-            _ = try await camera.captureFrame()
-            let clock = ContinuousClock()
-            var times: [Duration] = []
-            for index in 0..<frames {
-                times.append(try await clock.measure { _ = try await camera.captureFrame() })
-                if showProgress { terminal.status("bench sim \(format): frame \(index + 1)/\(frames)") }
-            }
-            if showProgress { terminal.status("") }
-            let median = times.sorted()[times.count / 2]
-            let milliseconds = Double(median.components.attoseconds) * 1e-15 + Double(median.components.seconds) * 1000
-            results.append(Benchmark(name: "sim-render-1080p-\(format.name)", unit: "ms/frame", ours: milliseconds,
-                                     peer: nil, peerValue: nil, ratio: nil))
-        }
-        return results
+/// A progress line for long benchmarks, shown only on a terminal.
+struct BenchProgress {
+    let terminal: Terminal
+    let enabled: Bool
+
+    func show(_ line: String) {
+        if enabled { terminal.status(line) }
     }
+
+    func clear() {
+        if enabled { terminal.status("") }
+    }
+}
+
+/// The median of `runs` timings of `body`, in milliseconds; `progress` hears each run's number.
+func medianMilliseconds(runs: Int, progress: (Int) -> Void = { _ in }, _ body: () async throws -> Void) async rethrows -> Double {
+    let clock = ContinuousClock()
+    var times: [Double] = []
+    for run in 0..<max(runs, 1) {
+        let elapsed = try await clock.measure(body)
+        progress(run + 1)
+        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15)
+    }
+    return times.sorted()[times.count / 2]
 }

@@ -42,7 +42,7 @@ enum MeterCommand {
         let frameLimit = try arguments.positiveInt("frames")
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
-        let gain = try arguments.double("gain") ?? arguments.double("iso").map { $0 / SimulatedCamera.standardCapabilities.baseISO }
+        let gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
         let width = try arguments.positiveInt("width") ?? 1280
         let height = try arguments.positiveInt("height") ?? 720
         let frameRate = try arguments.double("framerate")

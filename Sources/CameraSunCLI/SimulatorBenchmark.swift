@@ -1,0 +1,24 @@
+import CameraCapture
+import CameraCore
+import CameraSimulated
+
+/// `bench sim`: median time to render a 1080p frame of backlit-portrait (bgra8 and nv12) on one
+/// core, after the scene is painted and the lens image cached. No peer renders the same physics,
+/// so `peer` is null (BENCHMARKS.md says so); the goal is absolute: ≥ 90 fps for bgra8.
+enum SimulatorBenchmark {
+    static func run(frames: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+        var results: [BenchCommand.Benchmark] = []
+        for format in [PixelFormat.bgra8, .nv12(.video)] {
+            let camera = try SimulatedCamera(scene: .backlitPortrait, format: MeteringBenchmark.format(1920, 1080, format))
+            try camera.requestExposure(duration: MediaTime(value: 1, timescale: 200))
+            _ = try await camera.captureFrame()
+            let milliseconds = try await medianMilliseconds(runs: frames, progress: { progress.show("bench sim \(format): frame \($0)/\(frames)") }) {
+                _ = try await camera.captureFrame()
+            }
+            progress.clear()
+            results.append(BenchCommand.Benchmark(name: "sim-render-1080p-\(format.name)", unit: "ms/frame", ours: milliseconds,
+                                                  peer: nil, peerValue: nil, ratio: nil))
+        }
+        return results
+    }
+}
