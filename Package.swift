@@ -16,7 +16,10 @@ let package = Package(
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
-        .target(name: "CameraMetering", dependencies: ["CameraCore"]),
+        .target(
+            name: "CameraMetering", dependencies: ["CameraCore"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
         .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
         .target(

@@ -49,9 +49,9 @@ struct CellNeighbourhood {
     }
 
     /// The median of `values` over cells in a ring 1–3 radii outside `box`, ignoring `excluded` cells.
-    func ringMedian(around box: Box, values: [Double], excluding excluded: [Bool]) -> Double {
+    func ringMedian(around box: Box, values: [Float], excluding excluded: [Bool]) -> Float {
         let inner = box.radius, outer = box.radius * 3
-        var ring: [Double] = []
+        var ring: [Float] = []
         for row in max(0, box.minRow - outer)...min(rows - 1, box.maxRow + outer) {
             for column in max(0, box.minColumn - outer)...min(columns - 1, box.maxColumn + outer) {
                 let outside = max(box.minColumn - column, column - box.maxColumn, box.minRow - row, row - box.maxRow)
@@ -66,14 +66,14 @@ struct CellNeighbourhood {
     /// `seeds` plus the cells reachable from them through cells satisfying `member`, at most
     /// `limit` steps away.
     func grow(from seeds: [Int], limit: Int, where member: (Int) -> Bool) -> [Int] {
-        var distance = [Int](repeating: -1, count: columns * rows)
+        var distance = [Int32](repeating: -1, count: columns * rows)
         var region = seeds
         for seed in seeds { distance[seed] = 0 }
         var next = 0
         while next < region.count {
             let cell = region[next]
             next += 1
-            guard distance[cell] < limit else { continue }
+            guard distance[cell] < Int32(clamping: limit) else { continue }
             forEachNeighbour(of: cell) { neighbour in
                 if distance[neighbour] < 0 && member(neighbour) {
                     distance[neighbour] = distance[cell] + 1

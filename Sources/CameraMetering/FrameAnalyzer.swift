@@ -34,7 +34,7 @@ public struct FrameAnalyzer: Sendable {
         // An empty region (e.g. a zero-sized ROI) still analyses its nearest pixel.
         let columns = bounds.columns.isEmpty ? FrameAnalyzer.nearestPixel(bounds.columns, buffer.width) : bounds.columns
         let rows = bounds.rows.isEmpty ? FrameAnalyzer.nearestPixel(bounds.rows, buffer.height) : bounds.rows
-        let step = configuration.sampleStep
+        let step = configuration.step(forPixels: columns.count * rows.count)
         var sampled = SampledPass(columns: columns, rows: rows, step: step,
                                   zoneColumns: configuration.zoneColumns, zoneRows: configuration.zoneRows)
         var rowMeans = [Float]()
@@ -48,6 +48,7 @@ public struct FrameAnalyzer: Sendable {
         let count = Double(histogram.total)
         return FrameStatistics(
             size: PixelSize(width: columns.count, height: rows.count),
+            sampleStep: step,
             brightness: rowMeans.reduce(0) { $0 + Double($1) } / Double(rowMeans.count),
             // Summed in Double: a Float running sum over thousands of cells drifts by ~1e-4.
             linearMean: cells.linearSums.reduce(0.0) { $0 + Double($1) } / count,

@@ -6,6 +6,8 @@ import CameraCore
 public struct FrameStatistics: Sendable {
     /// The analysed region's size in pixels.
     public let size: PixelSize
+    /// The sampling step the histogram, linear means and cells were taken with.
+    public let sampleStep: Int
     /// Mean Rec. 709 luma of the encoded values, 0…1 (the brightness bar), over every pixel.
     public let brightness: Double
     /// Mean linear luminance, 0…1 (sRGB-decoded through a LUT), over the samples.

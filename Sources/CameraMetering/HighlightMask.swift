@@ -33,7 +33,7 @@ public struct HighlightMask: Sendable, Hashable {
         columns = cells.columns
         rows = cells.rows
         let count = columns * rows
-        let means = (0..<count).map { cells.mean($0) ?? 0 }
+        let means = (0..<count).map { Float(cells.mean($0) ?? 0) }
         let clipped = (0..<count).map { cells.sampleCounts[$0] > 0 && cells.clippedCounts[$0] * 2 >= cells.sampleCounts[$0] }
         var marks = [UInt8](repeating: Kind.none.rawValue, count: count)
         let grid = CellNeighbourhood(columns: columns, rows: rows)
@@ -51,7 +51,7 @@ public struct HighlightMask: Sendable, Hashable {
             }
         }
 
-        let brightLevel = max(0.25, 2 * medianLinear)
+        let brightLevel = Float(max(0.25, 2 * medianLinear))
         for region in grid.components(where: { means[$0] >= brightLevel && marks[$0] == Kind.none.rawValue })
         where Double(region.count) >= HighlightMask.minimumSkyFraction * Double(count) && region.contains(where: { $0 < cells.columns }) {
             for cell in region { marks[cell] = Kind.sky.rawValue }

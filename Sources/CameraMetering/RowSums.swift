@@ -12,7 +12,7 @@ enum RowSums {
             let steps = min((count - x) / 16, 256)
             var blueRed = SIMD16<UInt32>(), greenLanes = SIMD16<UInt32>()
             for step in 0..<steps {
-                let pixels = row.loadUnaligned(fromByteOffset: (x + step * 16) * 4, as: SIMD16<UInt32>.self)
+                let pixels = row.loadUnaligned(fromByteOffset: (x &+ step &* 16) &* 4, as: SIMD16<UInt32>.self)
                 blueRed &+= pixels & 0x00FF_00FF
                 greenLanes &+= (pixels &>> 8) & 0xFF
             }
@@ -43,7 +43,7 @@ enum RowSums {
             let steps = min((count - x) / pixelsPerStep, 128)
             var lanes = SIMD16<UInt32>()
             for step in 0..<steps {
-                let bytes = row.loadUnaligned(fromByteOffset: (x + step * pixelsPerStep) * stride, as: SIMD16<UInt32>.self)
+                let bytes = row.loadUnaligned(fromByteOffset: (x &+ step &* pixelsPerStep) &* stride, as: SIMD16<UInt32>.self)
                 lanes &+= bytes & 0x00FF_00FF
                 if stride == 1 { lanes &+= (bytes &>> 8) & 0x00FF_00FF }
             }

@@ -4,7 +4,7 @@ import CameraCore
 /// R'G'B', feeding the histogram, the colour means and the cell grid.
 struct SampledPass {
     /// Prepares to sample `columns` × `rows` every `step` pixels onto a cell grid of
-    /// `zoneColumns·k` × `zoneRows·k` cells, k as large as the samples allow (≤ 8).
+    /// `zoneColumns·k` × `zoneRows·k` cells, k as large as the samples allow (≤ 6).
     init(columns: Range<Int>, rows: Range<Int>, step: Int, zoneColumns: Int, zoneRows: Int) {
         let sampledColumns = (columns.count + step - 1) / step
         sampledRows = (rows.count + step - 1) / step

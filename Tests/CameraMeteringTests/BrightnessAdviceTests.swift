@@ -48,7 +48,7 @@ struct BrightnessAdviceTests {
 
     @Test("A frame's message starts with its zone's advice", arguments: frameLevels)
     func messageFromFrame(value: UInt8, text: Advice) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in value })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in value })
         let flags = SceneFlags(statistics: statistics, metadata: nil)
         #expect(BrightnessAdvice.message(statistics, flags: flags) == text.english)
         #expect(BrightnessAdvice.message(statistics, flags: flags, language: .chinese) == text.chinese)
@@ -71,7 +71,7 @@ struct BrightnessAdviceTests {
     /// 100×80 grey 80 (25×20 = 500 samples) with the first 21 samples of the top sample row
     /// clipped: 4.2% clipped, in a band too wide to be a light source.
     private func clippedBand() throws -> FrameStatistics {
-        try FrameAnalyzer().analyze(try buffer(.gray8, width: 100, height: 80) { x, y in y < 4 && x < 84 ? 255 : 80 })
+        try stepFour.analyze(try buffer(.gray8, width: 100, height: 80) { x, y in y < 4 && x < 84 ? 255 : 80 })
     }
 
     @Test("Clipped highlights outside the sun earn a hint with one decimal")
@@ -89,7 +89,7 @@ struct BrightnessAdviceTests {
     @Test("Clipping under 1% earns no hint")
     func smallClippingSilent() throws {
         // 4 of 500 samples clipped (0.8%), each alone in a cell of four samples: no light source.
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 100, height: 80) { x, y in
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 100, height: 80) { x, y in
             y == 0 && [0, 20, 32, 44].contains(x) ? 255 : 80
         })
         #expect(statistics.highlights.lightSourceCount == 0)
@@ -101,7 +101,7 @@ struct BrightnessAdviceTests {
     @Test("Backlight and flicker hints follow the flags")
     func backlightAndFlickerHints() throws {
         // Bright top half over a dark lower half: backlit.
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 128, height: 96) { _, y in y < 48 ? 240 : 30 })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { _, y in y < 48 ? 240 : 30 })
         let flags = SceneFlags(statistics: statistics, metadata: nil, flicker: 100)
         #expect(flags.backlit)
         #expect(BrightnessAdvice.hints(statistics, flags: flags, language: .english)

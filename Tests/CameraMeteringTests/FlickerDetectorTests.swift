@@ -14,7 +14,7 @@ struct FlickerDetectorTests {
         for _ in 0..<count {
             let frame = try await camera.captureFrame()
             #expect(abs(frame.metadata.exposureDuration.seconds - seconds) < 1e-6)
-            let rowMeans = try FrameAnalyzer().analyze(frame.buffer).rowMeans
+            let rowMeans = try stepFour.analyze(frame.buffer).rowMeans
             results.append(detector.update(rowMeans: rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
         }
         return results

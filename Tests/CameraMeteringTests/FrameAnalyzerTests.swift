@@ -13,7 +13,7 @@ struct UniformFrameTests {
           arguments: analysableFormats, values)
     func uniform(format: PixelFormat, value: UInt8) throws {
         // 30×22 is not a multiple of the sampling step: 8×6 samples.
-        let statistics = try FrameAnalyzer().analyze(try buffer(format, width: 30, height: 22) { _, _ in value })
+        let statistics = try stepFour.analyze(try buffer(format, width: 30, height: 22) { _, _ in value })
         let bin = fullRange(value, in: format)
         let brightness = isVideoRange(format) ? min(max((Double(value) - 16) / 219, 0), 1) : Double(value) / 255
         #expect(abs(statistics.brightness - brightness) <= 1e-6, "brightness \(statistics.brightness), expected \(brightness)")
@@ -33,7 +33,7 @@ struct UniformFrameTests {
     @Test("Full-range brightness is exactly v/255 on a 480×270 frame, and the linear mean the exact sRGB decoding",
           arguments: [UInt8(3), 51, 102, 118, 187, 254])
     func fullSizeUniform(value: UInt8) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 480, height: 270) { _, _ in value })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 480, height: 270) { _, _ in value })
         #expect(abs(statistics.brightness - Double(value) / 255) <= 1e-6)
         #expect(statistics.histogram.total == 120 * 68)
         #expect(statistics.histogram.counts[Int(value)] == 120 * 68)
@@ -48,7 +48,7 @@ struct UniformFrameTests {
     @Test("Half black, half white: brightness 0.5, linear mean 0.5, two histogram bins", arguments: analysableFormats)
     func halves(format: PixelFormat) throws {
         let (black, white): (UInt8, UInt8) = isVideoRange(format) ? (16, 235) : (0, 255)
-        let statistics = try FrameAnalyzer().analyze(try buffer(format, width: 32, height: 16) { x, _ in x < 16 ? black : white })
+        let statistics = try stepFour.analyze(try buffer(format, width: 32, height: 16) { x, _ in x < 16 ? black : white })
         #expect(abs(statistics.brightness - 0.5) <= 1e-6)
         #expect(abs(statistics.linearMean - 0.5) <= 1e-6)
         #expect(statistics.histogram.total == 8 * 4)
@@ -90,7 +90,7 @@ struct UniformFrameTests {
         (0, 0.0, 1.0), (5, 0, 1), (6, 0, 0), (128, 0, 0), (249, 0, 0), (250, 1, 0), (255, 1, 0),
     ])
     func clipAndCrushBoundaries(value: Int, clipped: Double, crushed: Double) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 4, height: 4) { _, _ in UInt8(value) })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 4, height: 4) { _, _ in UInt8(value) })
         #expect(statistics.clippedFraction == clipped)
         #expect(statistics.crushedFraction == crushed)
     }
@@ -99,7 +99,7 @@ struct UniformFrameTests {
     func fractions() throws {
         // Sampled rows (every 4th) hold 3, 6, 128, 252: one quarter crushed, one quarter clipped.
         let values: [UInt8] = [3, 6, 128, 252]
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 24, height: 16) { _, y in values[y / 4] })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 24, height: 16) { _, y in values[y / 4] })
         #expect(statistics.histogram.total == 6 * 4)
         #expect(statistics.crushedFraction == 0.25)
         #expect(statistics.clippedFraction == 0.25)
@@ -117,7 +117,7 @@ struct UniformFrameTests {
         (.full, 0, 0.0),
     ])
     func nv12(range: YCbCrRange, y: UInt8, brightness: Double) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.nv12(range), width: 8, height: 4) { _, _ in y })
+        let statistics = try stepFour.analyze(try buffer(.nv12(range), width: 8, height: 4) { _, _ in y })
         #expect(abs(statistics.brightness - brightness) <= 1e-6, "Y \(y) \(range): \(statistics.brightness)")
         #expect(statistics.histogram.total == 2)
     }
@@ -126,7 +126,7 @@ struct UniformFrameTests {
     func videoRangeBins(format: PixelFormat) throws {
         var wrong: [String] = []
         for value in 0...255 {
-            let statistics = try FrameAnalyzer().analyze(try buffer(format, width: 2, height: 2) { _, _ in UInt8(value) })
+            let statistics = try stepFour.analyze(try buffer(format, width: 2, height: 2) { _, _ in UInt8(value) })
             let bin = statistics.histogram.counts.firstIndex { $0 > 0 }
             if bin != fullRange(UInt8(value), in: format) { wrong.append("Y \(value) → bin \(bin ?? -1)") }
         }
@@ -135,7 +135,7 @@ struct UniformFrameTests {
 
     @Test("Brightness ignores chroma; the sampled colour follows it", arguments: [UInt8(0), 64, 200, 255])
     func nv12ChromaIgnoredByBrightness(chroma: UInt8) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.nv12(.video), width: 8, height: 4, other: chroma) { _, _ in 126 })
+        let statistics = try stepFour.analyze(try buffer(.nv12(.video), width: 8, height: 4, other: chroma) { _, _ in 126 })
         #expect(abs(statistics.brightness - 110.0 / 219) <= 1e-6)
         // The histogram holds luma, not colour: always bin round(110 × 255 / 219) = 128.
         #expect(statistics.histogram.counts[128] == 2)
@@ -143,11 +143,11 @@ struct UniformFrameTests {
 
     @Test("yuyv422 reads luma from the even bytes (video range), not from chroma")
     func yuyv() throws {
-        let white = try FrameAnalyzer().analyze(try buffer(.yuyv422, width: 8, height: 4, other: 16) { _, _ in 235 })
+        let white = try stepFour.analyze(try buffer(.yuyv422, width: 8, height: 4, other: 16) { _, _ in 235 })
         #expect(white.brightness == 1)
-        let black = try FrameAnalyzer().analyze(try buffer(.yuyv422, width: 8, height: 4, other: 240) { _, _ in 16 })
+        let black = try stepFour.analyze(try buffer(.yuyv422, width: 8, height: 4, other: 240) { _, _ in 16 })
         #expect(black.brightness == 0)
-        let alternate = try FrameAnalyzer().analyze(try buffer(.yuyv422, width: 8, height: 4) { x, _ in x.isMultiple(of: 2) ? 235 : 16 })
+        let alternate = try stepFour.analyze(try buffer(.yuyv422, width: 8, height: 4) { x, _ in x.isMultiple(of: 2) ? 235 : 16 })
         #expect(abs(alternate.brightness - 0.5) <= 1e-6)
         // Samples fall on even columns (step 4): all white.
         #expect(alternate.clippedFraction == 1)
@@ -199,8 +199,8 @@ struct RangeAndRegionTests {
 
     @Test("nv12 video and full range give the same statistics for the same picture")
     func videoMatchesFull() throws {
-        let full = try FrameAnalyzer().analyze(try levels(.full))
-        let video = try FrameAnalyzer().analyze(try levels(.video))
+        let full = try stepFour.analyze(try levels(.full))
+        let video = try stepFour.analyze(try levels(.video))
         #expect(abs(full.brightness - video.brightness) <= 1e-6, "full \(full.brightness), video \(video.brightness)")
         for (a, b) in zip(full.rowMeans, video.rowMeans) {
             #expect(abs(a - b) <= 1e-6)
@@ -217,8 +217,8 @@ struct RangeAndRegionTests {
 
     @Test("Simulated nv12 frames read the same in video and full range")
     func simulatedRangesAgree() async throws {
-        let full = try FrameAnalyzer().analyze(try await referenceFrame(.grayCard, format: smallFormat(160, 120, .nv12(.full))).buffer)
-        let video = try FrameAnalyzer().analyze(try await referenceFrame(.grayCard, format: smallFormat(160, 120, .nv12(.video))).buffer)
+        let full = try stepFour.analyze(try await referenceFrame(.grayCard, format: smallFormat(160, 120, .nv12(.full))).buffer)
+        let video = try stepFour.analyze(try await referenceFrame(.grayCard, format: smallFormat(160, 120, .nv12(.video))).buffer)
         #expect(abs(full.brightness - video.brightness) <= 0.01, "full \(full.brightness), video \(video.brightness)")
         #expect(abs(full.linearMean / video.linearMean - 1) <= 0.03, "full \(full.linearMean), video \(video.linearMean)")
         for fraction in [0.02, 0.5, 0.98] {
@@ -240,7 +240,7 @@ struct RangeAndRegionTests {
             .analyze(frame)
         #expect(abs(right.brightness - 1) <= 1e-6)
         #expect(right.clippedFraction == 1)
-        let whole = try FrameAnalyzer().analyze(frame)
+        let whole = try stepFour.analyze(frame)
         #expect(abs(whole.brightness - 0.5) <= 1e-6)
     }
 
@@ -257,7 +257,7 @@ struct RangeAndRegionTests {
     @Test("bayer16 frames are rejected with advice to demosaic")
     func rejectsBayer() throws {
         let raw = try PixelBuffer(format: .bayer16(.rggb, significantBits: 12), width: 16, height: 16)
-        let error = #expect(throws: MeteringError.self) { try FrameAnalyzer().analyze(raw) }
+        let error = #expect(throws: MeteringError.self) { try stepFour.analyze(raw) }
         #expect(error == .unsupportedFormat(.bayer16(.rggb, significantBits: 12)))
         #expect(error?.description.contains("demosaic") == true, "\(String(describing: error))")
         #expect(throws: MeteringError.unsupportedFormat(.bayer16(.rggb, significantBits: 12))) { try Sharpness.measure(raw) }

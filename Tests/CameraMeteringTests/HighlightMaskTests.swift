@@ -15,7 +15,7 @@ struct HighlightMaskTests {
 
     /// Compares the light-source cells of `frame` with the camera's ground truth, pixel by pixel:
     /// a pixel is predicted sun when its cell is a light source.
-    static func agreement(_ camera: SimulatedCamera, _ frame: Frame, analyzer: FrameAnalyzer = FrameAnalyzer()) throws -> Agreement {
+    static func agreement(_ camera: SimulatedCamera, _ frame: Frame, analyzer: FrameAnalyzer = stepFour) throws -> Agreement {
         let statistics = try analyzer.analyze(frame.buffer)
         let truth = camera.groundTruth(for: frame)
         let size = PixelSize(width: frame.buffer.width, height: frame.buffer.height)
@@ -23,7 +23,7 @@ struct HighlightMaskTests {
         var intersection = 0, union = 0, predicted = 0, sun = 0, subject = 0, overlap = 0
         for y in 0..<size.height {
             for x in 0..<size.width {
-                let cell = cellIndex(x: x, y: y, size: size, step: analyzer.configuration.sampleStep, cells: statistics.cells)
+                let cell = cellIndex(x: x, y: y, size: size, step: statistics.sampleStep, cells: statistics.cells)
                 let isPredicted = statistics.highlights.kinds[cell] == HighlightMask.Kind.lightSource.rawValue
                 let isSun = truth.sunMask[y * size.width + x] == 1
                 let isSubject = truth.subjectMask[y * size.width + x] == 1
@@ -51,7 +51,7 @@ struct HighlightMaskTests {
         #expect(agreement.iou >= 0.8,
                 "IoU \(agreement.iou): \(agreement.intersection) shared of \(agreement.predicted) predicted, \(agreement.truth) true")
         #expect(agreement.subjectOverlapFraction <= 0.01, "\(agreement.subjectOverlap) of \(agreement.subjectPixels) subject pixels marked")
-        let statistics = try FrameAnalyzer().analyze(frame.buffer)
+        let statistics = try stepFour.analyze(frame.buffer)
         #expect(statistics.highlights.lightSourceCount == 1)
         #expect(statistics.highlights.sunFraction > 0 && statistics.highlights.sunFraction < 0.03)
     }
@@ -78,7 +78,7 @@ struct HighlightMaskTests {
     @Test("A clipped band across the top is sky, not a light source")
     func clippedSky() throws {
         // 128×96, the top quarter white over a grey 60 ground.
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 128, height: 96) { _, y in y < 24 ? 255 : 60 })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { _, y in y < 24 ? 255 : 60 })
         let highlights = statistics.highlights
         #expect(highlights.lightSourceCount == 0)
         #expect(abs(highlights.skyFraction - 0.25) <= 1e-12)
@@ -89,7 +89,7 @@ struct HighlightMaskTests {
 
     @Test("A frame without highlights marks nothing")
     func noHighlights() throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { x, y in UInt8(40 + (x + y) % 30) })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { x, y in UInt8(40 + (x + y) % 30) })
         #expect(statistics.highlights.kinds.allSatisfy { $0 == HighlightMask.Kind.none.rawValue })
         #expect(statistics.highlights.sunFraction == 0)
         #expect(statistics.highlights.skyFraction == 0)

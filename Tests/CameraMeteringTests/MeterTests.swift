@@ -42,7 +42,7 @@ struct MeterTests {
         let frame = try buffer(.gray8, width: 128, height: 96) { x, y in
             levels[ringWeight(x: (Double(x / 4) + 0.5) / 32, y: (Double(y / 4) + 0.5) / 24)]!
         }
-        let statistics = try FrameAnalyzer().analyze(frame)
+        let statistics = try stepFour.analyze(frame)
         #expect(statistics.cells.columns == 32 && statistics.cells.rows == 24)
         var sum = 0.0, weights = 0.0
         for row in 0..<24 {
@@ -79,7 +79,7 @@ struct MeterTests {
     func matrixIsGeometricMean(dark: UInt8, bright: UInt8) throws {
         // Left 8 zone columns at one level, right 8 at another; 256×192 has 16×16-pixel zones.
         let frame = try buffer(.gray8, width: 256, height: 192) { x, _ in x < 128 ? dark : bright }
-        let statistics = try FrameAnalyzer().analyze(frame)
+        let statistics = try stepFour.analyze(frame)
         let a = linear(Int(dark)), b = linear(Int(bright))
         for row in 0..<12 {
             for column in 0..<16 {
@@ -96,7 +96,7 @@ struct MeterTests {
 
     /// 160×120 grey 50 with a 40×40 square of 230 centred at (40, 36): normalised (0.25, 0.3).
     private func brightSquare() throws -> FrameStatistics {
-        try FrameAnalyzer().analyze(try buffer(.gray8, width: 160, height: 120) { x, y in
+        try stepFour.analyze(try buffer(.gray8, width: 160, height: 120) { x, y in
             (20..<60).contains(x) && (16..<56).contains(y) ? 230 : 50
         })
     }
@@ -142,7 +142,7 @@ struct MeterTests {
     /// 192×144 grey 60 with a saturated disk of radius 12 pixels at the centre: 48×36 cells of one
     /// sample each.
     static func saturatedDisk() throws -> FrameStatistics {
-        try FrameAnalyzer().analyze(try buffer(.gray8, width: 192, height: 144) { x, y in
+        try stepFour.analyze(try buffer(.gray8, width: 192, height: 144) { x, y in
             let dx = Double(x) - 96, dy = Double(y) - 72
             return dx * dx + dy * dy <= 144 ? 255 : 60
         })
@@ -176,14 +176,14 @@ struct MeterTests {
 
     @Test("Without a light source sun-aware metering equals centre-weighted")
     func sunAwareWithoutSun() throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 128, height: 96) { x, y in UInt8((x * 3 + y * 5) % 200) })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { x, y in UInt8((x * 3 + y * 5) % 200) })
         #expect(statistics.highlights.lightSourceCount == 0)
         #expect(Meter.meter(statistics, mode: .sunAware).metered == Meter.meter(statistics, mode: .centreWeighted).metered)
     }
 
     @Test("evError is log2(metered / (0.18 · 2^bias))", arguments: [-2.0, -1, 0, 0.5, 1, 2.5])
     func evError(bias: Double) throws {
-        let statistics = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in 118 })
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in 118 })
         for mode in [MeteringMode.average, .centreWeighted, .matrix, .sunAware, .spot(.center, radius: 0.05)] {
             let result = Meter.meter(statistics, mode: mode, bias: bias)
             #expect(result.mode == mode)

@@ -70,7 +70,7 @@ struct RowSumsTests {
                 for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &rng) }
             }
         }
-        let statistics = try FrameAnalyzer().analyze(frame)
+        let statistics = try stepFour.analyze(frame)
         #expect(statistics.rowMeans.count == height)
         for y in 0..<height {
             var sum = 0.0

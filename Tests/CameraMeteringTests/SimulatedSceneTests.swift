@@ -10,7 +10,7 @@ struct SimulatedSceneTests {
           arguments: [SimulatedScene.backlitPortrait, .grayCard, .nightStreet, .snowSun])
     func sampledPercentiles(scene: SimulatedScene) async throws {
         let frame = try await referenceFrame(scene)
-        let sampled = try FrameAnalyzer().analyze(frame.buffer)
+        let sampled = try stepFour.analyze(frame.buffer)
         let full = try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 1)).analyze(frame.buffer)
         #expect(sampled.histogram.total == 120 * 68)
         #expect(full.histogram.total == 480 * 270)
@@ -29,13 +29,32 @@ struct SimulatedSceneTests {
         #expect(abs(sampled.linearMean / full.linearMean - 1) <= 0.05, "\(scene.name): \(sampled.linearMean) vs \(full.linearMean)")
     }
 
+    @Test("The automatic step aims at about 40 000 samples: every pixel of small frames, 1/49 at 1080p",
+          arguments: [(160, 120, 1), (480, 270, 1), (1280, 720, 4), (1920, 1080, 7), (3840, 2160, 14)])
+    func automaticStep(width: Int, height: Int, step: Int) {
+        #expect(AnalysisConfiguration().step(forPixels: width * height) == step)
+    }
+
+    @Test("At 1080p the automatic step keeps the percentiles within one bin of the full frame",
+          arguments: [SimulatedScene.backlitPortrait, .nightStreet])
+    func automaticStepPercentiles(scene: SimulatedScene) async throws {
+        let frame = try await referenceFrame(scene, format: smallFormat(1920, 1080))
+        let sampled = try FrameAnalyzer().analyze(frame.buffer)
+        let full = try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 1)).analyze(frame.buffer)
+        #expect(sampled.sampleStep == 7)
+        for fraction in [0.02, 0.5, 0.98] {
+            let a = sampled.histogram.percentile(fraction) * 255, b = full.histogram.percentile(fraction) * 255
+            #expect(abs(a - b) <= 1, "\(scene.name) p\(Int(fraction * 100)): sampled \(a), full \(b)")
+        }
+    }
+
     @Test("The backlit portrait at its reference exposure is backlit; the grey card is not")
     func backlit() async throws {
-        let portrait = try FrameAnalyzer().analyze(try await referenceFrame(.backlitPortrait).buffer)
+        let portrait = try stepFour.analyze(try await referenceFrame(.backlitPortrait).buffer)
         let portraitFlags = SceneFlags(statistics: portrait, metadata: nil)
         #expect(portraitFlags.backlit, "contrast \(portraitFlags.backlitContrast)")
         #expect(portraitFlags.backlitContrast >= SceneFlags.backlitThreshold)
-        let card = try FrameAnalyzer().analyze(try await referenceFrame(.grayCard).buffer)
+        let card = try stepFour.analyze(try await referenceFrame(.grayCard).buffer)
         let cardFlags = SceneFlags(statistics: card, metadata: nil)
         #expect(!cardFlags.backlit, "contrast \(cardFlags.backlitContrast)")
         #expect(abs(cardFlags.backlitContrast) < 1)
@@ -44,24 +63,24 @@ struct SimulatedSceneTests {
     @Test("The night street is low light by its exposure; the grey card is not")
     func lowLight() async throws {
         let night = try await referenceFrame(.nightStreet)
-        let nightFlags = SceneFlags(statistics: try FrameAnalyzer().analyze(night.buffer), metadata: night.metadata)
+        let nightFlags = SceneFlags(statistics: try stepFour.analyze(night.buffer), metadata: night.metadata)
         let nightLuminance = try #require(nightFlags.sceneLuminance)
         #expect(nightLuminance < SceneFlags.lowLightLuminance)
         #expect(nightFlags.lowLight, "scene luminance \(nightLuminance) cd/m²")
         let card = try await referenceFrame(.grayCard)
-        let cardFlags = SceneFlags(statistics: try FrameAnalyzer().analyze(card.buffer), metadata: card.metadata)
+        let cardFlags = SceneFlags(statistics: try stepFour.analyze(card.buffer), metadata: card.metadata)
         let cardLuminance = try #require(cardFlags.sceneLuminance)
         #expect(cardLuminance > 100)
         #expect(!cardFlags.lowLight, "scene luminance \(cardLuminance) cd/m²")
         // Without metadata nothing is known about the light.
-        let unknown = SceneFlags(statistics: try FrameAnalyzer().analyze(night.buffer), metadata: nil)
+        let unknown = SceneFlags(statistics: try stepFour.analyze(night.buffer), metadata: nil)
         #expect(unknown.sceneLuminance == nil && !unknown.lowLight)
     }
 
     @Test("Scene luminance follows the meter equation from the frame's exposure")
     func sceneLuminance() async throws {
         let card = try await referenceFrame(.grayCard)
-        let statistics = try FrameAnalyzer().analyze(card.buffer)
+        let statistics = try stepFour.analyze(card.buffer)
         let flags = SceneFlags(statistics: statistics, metadata: card.metadata)
         let m = card.metadata
         let expected = 12.5 * m.fNumber * m.fNumber * (statistics.linearMean / 0.18) / (m.exposureDuration.seconds * m.iso * m.digitalGain)
@@ -70,15 +89,15 @@ struct SimulatedSceneTests {
 
     @Test("Dynamic range: a half-black, half-white frame spans log2(255 × 12.92) stops; a flat frame none")
     func dynamicRange() throws {
-        let halves = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { x, _ in x < 32 ? 0 : 255 })
+        let halves = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { x, _ in x < 32 ? 0 : 255 })
         let flags = SceneFlags(statistics: halves, metadata: nil)
         // The black end is floored at one 8-bit step: 1/255 encoded = 1/(255·12.92) linear.
         #expect(abs(flags.dynamicRange - log2(255 * 12.92)) <= 1e-5, "\(flags.dynamicRange)")
         #expect(flags.dynamicRange == halves.dynamicRange)
-        let flat = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in 128 })
+        let flat = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in 128 })
         #expect(flat.dynamicRange == 0)
         // Two mid levels a known number of stops apart in linear light.
-        let twoLevels = try FrameAnalyzer().analyze(try buffer(.gray8, width: 64, height: 48) { x, _ in x < 32 ? 60 : 200 })
+        let twoLevels = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { x, _ in x < 32 ? 60 : 200 })
         #expect(abs(twoLevels.dynamicRange - log2(linear(200) / linear(60))) <= 1e-9)
     }
 
@@ -86,7 +105,7 @@ struct SimulatedSceneTests {
           arguments: [PixelFormat.bgra8, .nv12(.full), .nv12(.video), .yuyv422])
     func grayCardIsMidGrey(format: PixelFormat) async throws {
         let frame = try await referenceFrame(.grayCard, format: smallFormat(64, 48, format))
-        let statistics = try FrameAnalyzer().analyze(frame.buffer)
+        let statistics = try stepFour.analyze(frame.buffer)
         #expect(abs(statistics.brightness - 0.46) <= 0.05, "brightness \(statistics.brightness)")
         #expect(abs(statistics.linearMean - 0.18) <= 0.04, "linear \(statistics.linearMean)")
         #expect(statistics.clippedFraction < 0.01)
@@ -102,7 +121,7 @@ struct SimulatedSceneTests {
         var means: [Double] = []
         for factor in [0.5, 1, 2] {
             let camera = try simulatedCamera(.grayCard, seconds: seconds * factor, format: format, seed: 3)
-            means.append(try FrameAnalyzer().analyze(try await camera.captureFrame().buffer).linearMean)
+            means.append(try stepFour.analyze(try await camera.captureFrame().buffer).linearMean)
         }
         #expect(abs(means[1] / means[0] - 2) < 0.3 && abs(means[2] / means[1] - 2) < 0.3, "\(means)")
     }

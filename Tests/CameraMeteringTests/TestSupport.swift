@@ -128,3 +128,7 @@ func cellIndex(x: Int, y: Int, size: PixelSize, step: Int, cells: CellGrid) -> I
     let row = (y / step) * cells.rows / sampledRows
     return row * cells.columns + column
 }
+
+/// The analyser with a fixed sampling step of 4, so tests can count samples exactly (the default
+/// step depends on the frame size).
+let stepFour = FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4))
