@@ -10,7 +10,7 @@ public enum BT709 {
     @inlinable @inline(__always)
     public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         let luma = redWeight * red + greenWeight * green + blueWeight * blue
-        let cb = (blue - luma) / 1.8556, cr = (red - luma) / 1.5748
+        let cb = (blue - luma) * (1 / 1.8556), cr = (red - luma) * (1 / 1.5748)
         let (lumaScale, lumaOffset, chromaScale): (Float, Float, Float) =
             range == .video ? (219.0 / 255, 16, 224.0 / 255) : (1, 0, 1)
         return (byte(luma * lumaScale + lumaOffset), byte(128 + cb * chromaScale), byte(128 + cr * chromaScale))
