@@ -49,9 +49,7 @@ extension SimulatedScene {
                              depth: 2 + 60 * (1 - (v - 0.75) / 0.25))
             }
             let sky = Palette.sky(v: v, horizonV: 0.75, zenith: 4200, horizon: 8000)
-            let glow = sun.light(atX: x, y: v, background: 6000)
-            return .init(radiance: sky + glow.radiance,
-                         isSun: glow.isSource)
+            return sun.seen(against: sky, atX: x, y: v, background: 6000)
         }
     }
 
@@ -73,9 +71,7 @@ extension SimulatedScene {
                              depth: 3 + 300 * pow(1 - (v - ridge) / (1 - ridge), 3), isSubject: !rock)
             }
             let sky = Palette.sky(v: v, horizonV: ridge, zenith: 3500, horizon: 6500)
-            let glow = sun.light(atX: x, y: v, background: 5000)
-            return .init(radiance: sky + glow.radiance,
-                         isSun: glow.isSource)
+            return sun.seen(against: sky, atX: x, y: v, background: 5000)
         }
     }
 
@@ -193,9 +189,7 @@ extension SimulatedScene {
                              depth: 20 + 200 * (1 - (v - hills) / (1 - hills)), isSubject: true)
             }
             let sky = Palette.sky(v: v, horizonV: hills, zenith: 4500, horizon: 7500)
-            let glow = sun.light(atX: px, y: py, background: 6000)
-            return .init(radiance: sky + glow.radiance,
-                         isSun: glow.isSource)
+            return sun.seen(against: sky, atX: px, y: py, background: 6000)
         }
     }
 

@@ -69,4 +69,11 @@ struct LightDisk {
         let glare = halo * falloff * falloff * falloff
         return (color * glare, glare >= background)
     }
+
+    /// A sky point with this disk in it: the sky's radiance plus the disk's light, marked as sun
+    /// where the disk or its glare dominates (see `light`).
+    func seen(against sky: SIMD3<Float>, atX px: Float, y py: Float, background: Float) -> SceneImage.Point {
+        let glow = light(atX: px, y: py, background: background)
+        return SceneImage.Point(radiance: sky + glow.radiance, isSun: glow.isSource)
+    }
 }
