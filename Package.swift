@@ -21,6 +21,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "CameraCapture", dependencies: ["CameraCore"]),
+        .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
@@ -28,13 +29,14 @@ let package = Package(
         ),
         .target(
             name: "CameraSunCLI",
-            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
+            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
 
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs"]),
+        .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
     ],
