@@ -38,6 +38,8 @@ public enum CommandLineTool {
             try await SceneCommand.run(rest, terminal: terminal)
         case "meter":
             try await MeterCommand.run(ArgumentList(rest, command: "meter"), terminal: terminal)
+        case "ae-eval":
+            try await AEEvalCommand.run(ArgumentList(rest, command: "ae-eval"), terminal: terminal)
         case "bench":
             try await BenchCommand.run(rest, terminal: terminal)
         default:

@@ -1,0 +1,47 @@
+import CameraCore
+import CameraMetering
+import Foundation
+
+/// An auto-exposure algorithm: after each frame, the total exposure to ask for next.
+///
+/// Totals are seconds at base sensitivity (duration × analogue × digital gain); an
+/// `ExposureProgram` splits them into settings. Algorithms read the settings a frame was really
+/// taken with from its metadata, never the ones they asked for, so the sensor's control latency
+/// cannot make them oscillate.
+public protocol ExposureAlgorithm: Sendable {
+    /// Short name for reports: naive, centre, libcamera, sun.
+    var name: String { get }
+    /// The total exposure to request after a frame with these statistics and metadata.
+    mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double
+}
+
+/// The gain that brings a weighted mean of linear values to `target`, allowing for values that
+/// clip at 1 as they are raised (libcamera's computeGain iteration): solve g = target / Y(g),
+/// Y(g) = Σ wᵢ·min(vᵢ·g, 1) / Σ wᵢ.
+public func clippingAwareGain(_ values: [(value: Double, weight: Double)], target: Double) -> Double {
+    let totalWeight = values.reduce(0) { $0 + $1.weight }
+    guard totalWeight > 0 else { return 1 }
+    func mean(at gain: Double) -> Double {
+        values.reduce(0) { $0 + $1.weight * min($1.value * gain, 1) } / totalWeight
+    }
+    var gain = target / max(mean(at: 1), 1e-6)
+    for _ in 0..<8 {
+        let next = target / max(mean(at: gain), 1e-6) * gain
+        // Past full clipping more gain changes nothing; stop rather than run away.
+        if mean(at: gain) >= 0.999 || abs(next / gain - 1) < 1e-4 { break }
+        gain = next
+    }
+    return min(max(gain, 1.0 / 4096), 4096)
+}
+
+/// The cells of a frame as (linear mean, weight) pairs for a weighting function of the cell's
+/// normalised centre.
+func weightedCells(_ statistics: FrameStatistics, weight: (_ cell: Int, _ x: Double, _ y: Double) -> Double) -> [(value: Double, weight: Double)] {
+    let cells = statistics.cells
+    return (0..<(cells.columns * cells.rows)).compactMap { cell in
+        guard let mean = cells.mean(cell) else { return nil }
+        let centre = cells.centre(cell)
+        let w = weight(cell, centre.x, centre.y) * Double(cells.sampleCounts[cell])
+        return w > 0 ? (mean, w) : nil
+    }
+}

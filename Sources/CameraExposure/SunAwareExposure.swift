@@ -1,0 +1,146 @@
+import CameraCore
+import CameraMetering
+import Foundation
+
+/// CameraSun's auto-exposure. It meters the subject — the tap point, or the dark foreground of a
+/// backlit scene, or else a centre-weighted median — leaving out the sun, other light
+/// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
+/// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
+/// unless that would put the subject more than 1 EV under (then the subject wins); and moves fast
+/// to a large error, gently near the target, not at all inside a small dead band.
+public struct SunAwareExposure: ExposureAlgorithm {
+    public let name = "sun"
+    /// A normalised point to meter instead of detecting the subject (tap to meter).
+    public var exposurePoint: NormalizedPoint?
+    /// The subject's intent in EV when known (e.g. from a tap on a known surface); nil to derive
+    /// it from the subject's luminance.
+    public var fixedIntent: Double?
+    public private(set) var state: AEState = .searching
+    private var hasConverged = false
+    /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
+    /// highlights are not clipped, a lower bound while they are. Kept between frames so the
+    /// budget decision does not flip between the exposure that clips and the one that doesn't.
+    private var highlightExcess: Double?
+
+    /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
+    public static let highlightBudget = 0.02
+    public static let subjectWinsMargin = 1.0
+    /// Errors inside this many EV are left alone (no hunting); within `convergedError` the state is converged.
+    public static let deadBand = 1.0 / 24
+    public static let convergedError = 1.0 / 6
+    public static let spotRadius = 0.08
+
+    public init(exposurePoint: NormalizedPoint? = nil, fixedIntent: Double? = nil) {
+        self.exposurePoint = exposurePoint
+        self.fixedIntent = fixedIntent
+    }
+
+    public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
+        let subject = subjectCells(statistics)
+        let meteredLinear = SunAwareExposure.median(subject)
+        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
+        let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
+        // The median, not the mean: a few cells at the subject's edge that hold sky would
+        // otherwise outweigh it. A clipped median (a subject at full scale) reads as 2 stops over.
+        let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
+        let gain = withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
+        let current = metadata.totalExposure
+        let error = log2(gain)
+        let speed: Double
+        switch abs(error) {
+        case _ where !hasConverged: speed = 1
+        case ..<SunAwareExposure.deadBand: speed = 0
+        case ..<SunAwareExposure.convergedError: speed = 0.3
+        case ..<1: speed = 0.5
+        default: speed = 0.8
+        }
+        if abs(error) <= SunAwareExposure.convergedError {
+            hasConverged = true
+            state = .converged
+        } else {
+            state = .searching
+        }
+        return current * pow(2, speed * error)
+    }
+
+    /// The cells that stand for the subject, with their weights.
+    func subjectCells(_ statistics: FrameStatistics) -> [(value: Double, weight: Double)] {
+        let lightSource = HighlightMask.Kind.lightSource.rawValue
+        let kinds = statistics.highlights.kinds
+        let aspect = Double(statistics.size.width) / Double(statistics.size.height)
+        if let point = exposurePoint {
+            return weightedCells(statistics) { cell, x, y in
+                let dx = (x - point.x) * aspect, dy = y - point.y
+                return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
+            }
+        }
+        if SceneFlags(statistics: statistics, metadata: nil).backlit {
+            // The dark foreground: cells where subjects stand within 1.5 EV of the darker fifth.
+            let area = weightedCells(statistics) { cell, x, y in
+                kinds[cell] != lightSource && (0.15...0.85).contains(x) && y >= 0.3 ? 1 : 0
+            }
+            let logs = area.map { log2(max($0.value, 1.0 / 4096)) }.sorted()
+            if !logs.isEmpty {
+                let limit = logs[logs.count / 5] + 1.5
+                return area.filter { log2(max($0.value, 1.0 / 4096)) <= limit }
+            }
+        }
+        return weightedCells(statistics) { cell, x, y in
+            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y), 0.25)
+        }
+    }
+
+    /// The weighted median of cells: no bright window, sky or subject edge dominates it.
+    static func median(_ cells: [(value: Double, weight: Double)]) -> Double {
+        let sorted = cells.sorted { $0.value < $1.value }
+        let total = sorted.reduce(0) { $0 + $1.weight }
+        guard total > 0 else { return Meter.midGrey }
+        var cumulative = 0.0
+        for cell in sorted {
+            cumulative += cell.weight
+            if cumulative >= total / 2 { return cell.value }
+        }
+        return sorted.last!.value
+    }
+
+    /// `subjectGain`, lowered so the brightest 2% outside the sun stay below full scale (at most
+    /// `highlightBudget` clips) — unless that takes more than `subjectWinsMargin` EV from the
+    /// subject: then the subject wins and the highlights clip.
+    mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double) -> Double {
+        let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
+        if clipping {
+            // Clipped highlights are at least full scale: a lower bound, kept at its largest.
+            highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
+        } else {
+            let highlight = SunAwareExposure.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
+            highlightExcess = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
+        }
+        // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ 0.98.
+        let needed = highlightExcess! + log2(target / 0.98)
+        if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin { return subjectGain }
+        // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
+        return subjectGain * pow(2, clipping ? -SunAwareExposure.subjectWinsMargin : -needed)
+    }
+
+    /// The sample-weighted `fraction` quantile of the cell means outside light sources.
+    static func nonSunPercentile(_ statistics: FrameStatistics, _ fraction: Double) -> Double {
+        let cells = statistics.cells
+        let lightSource = HighlightMask.Kind.lightSource.rawValue
+        let values = (0..<(cells.columns * cells.rows)).compactMap { cell -> (Double, Double)? in
+            guard statistics.highlights.kinds[cell] != lightSource, let mean = cells.mean(cell) else { return nil }
+            return (mean, Double(cells.sampleCounts[cell]))
+        }.sorted { $0.0 < $1.0 }
+        let total = values.reduce(0) { $0 + $1.1 }
+        var cumulative = 0.0
+        for (value, count) in values {
+            cumulative += count
+            if cumulative >= fraction * total { return value }
+        }
+        return values.last?.0 ?? 0
+    }
+}
+
+/// Where an auto-exposure loop stands.
+public enum AEState: String, Sendable, Hashable {
+    case searching, converged, locked
+}

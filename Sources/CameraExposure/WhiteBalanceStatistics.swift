@@ -1,0 +1,244 @@
+import CameraCore
+import CameraMetering
+import Foundation
+
+/// The colour of a frame's regions as the sensor saw them (before white balance), and the grey-
+/// world estimate of the light with outlier regions rejected.
+///
+/// The frame is sampled on a sparse grid (about `targetSamples` pixels) into `columns × rows`
+/// blocks. Each sample is decoded to linear RGB (sRGB curve; BT.709 for Y'CbCr formats) and
+/// divided by the white-balance gains the frame was made with, so the statistics do not depend on
+/// the gains in effect; samples with a channel at or above 250/255 are left out (their colour is
+/// clipped). `estimate()` then keeps the blocks that can be trusted to be grey on average:
+///
+/// 1. not clipped (at least half their samples unclipped) and not near black;
+/// 2. not strongly coloured: the block's chromaticity lies near the Planckian locus (a grey under
+///    some plausible light), within `Rejection.maximumLocusDistance` in log(R/G), log(B/G);
+/// 3. not an outlier: within `Rejection.outlierDistance` of the median chromaticity of the rest;
+///
+/// and averages their linear RGB (grey world). A gray8 buffer has no colour and gives no blocks.
+public struct WhiteBalanceStatistics: Sendable {
+    /// One region's mean colour.
+    public struct Block: Sendable, Hashable {
+        /// Mean linear RGB before white balance, of the unclipped samples.
+        public var rgb: SIMD3<Double>
+        /// Samples that went into `rgb`.
+        public var sampleCount: Int
+        /// Samples left out because a channel was clipped.
+        public var clippedCount: Int
+
+        public init(rgb: SIMD3<Double>, sampleCount: Int, clippedCount: Int = 0) {
+            self.rgb = rgb
+            self.sampleCount = sampleCount
+            self.clippedCount = clippedCount
+        }
+    }
+
+    /// The thresholds of the outlier rejection.
+    public struct Rejection: Sendable, Hashable {
+        /// Blocks with more than this fraction of clipped samples are left out.
+        public var maximumClippedFraction = 0.5
+        /// Blocks whose mean linear luminance, as encoded (after the applied gains), is below
+        /// this are left out: noise and 8-bit steps dominate their colour.
+        public var minimumLuminance = 0.004
+        /// The largest distance, in natural-log units of (R/G, B/G), from the chromaticity of
+        /// a grey under any light on the locus (2000…12000 K).
+        public var maximumLocusDistance = 0.25
+        /// The largest distance from the median chromaticity of the blocks kept so far.
+        public var outlierDistance = 0.2
+
+        public init() {}
+    }
+
+    public let columns: Int
+    public let rows: Int
+    /// `columns × rows` blocks, row by row (blocks without samples have `sampleCount` 0).
+    public let blocks: [Block]
+
+    public init(columns: Int, rows: Int, blocks: [Block]) {
+        precondition(blocks.count == columns * rows, "one block per grid cell")
+        self.columns = columns
+        self.rows = rows
+        self.blocks = blocks
+    }
+
+    /// The statistics of `frame`, taken under the white-balance gains in its metadata.
+    public init(frame: Frame, columns: Int = 16, rows: Int = 12, targetSamples: Int = 8192) {
+        self.init(buffer: frame.buffer, appliedGains: frame.metadata.whiteBalanceGains, columns: columns, rows: rows,
+                  targetSamples: targetSamples)
+    }
+
+    /// The statistics of `buffer`, whose colours were made with `appliedGains` (ignored for
+    /// bayer16, whose samples have no white balance).
+    public init(buffer: PixelBuffer, appliedGains: WhiteBalanceGains, columns: Int = 16, rows: Int = 12, targetSamples: Int = 8192) {
+        precondition(columns > 0 && rows > 0 && targetSamples > 0, "a grid and a sample count are needed")
+        let width = buffer.width, height = buffer.height
+        let step = max(1, Int((Double(width * height) / Double(targetSamples)).squareRoot()))
+        var sums = [SIMD3<Double>](repeating: .zero, count: columns * rows)
+        var counts = [Int](repeating: 0, count: columns * rows), clipped = counts
+        let columnOf = (0..<width).map { $0 * columns / width }
+        var gains = SIMD3(appliedGains.red, appliedGains.green, appliedGains.blue)
+        if case .bayer16 = buffer.format { gains = SIMD3(repeating: 1) }
+        let inverseGains = 1 / gains.replacing(with: 1, where: .!(gains .> 0))
+        withExtendedLifetime(buffer) {
+            let sampler = ColourSampler(buffer)
+            guard sampler.hasColour else { return }
+            for y in Swift.stride(from: step / 2, to: height, by: step) {
+                let rowBase = (y * rows / height) * columns
+                for x in Swift.stride(from: step / 2, to: width, by: step) {
+                    let index = rowBase + columnOf[x]
+                    guard let linear = sampler.linearRGB(x: x, y: y) else {
+                        clipped[index] += 1
+                        continue
+                    }
+                    sums[index] += linear
+                    counts[index] += 1
+                }
+            }
+        }
+        self.columns = columns
+        self.rows = rows
+        blocks = (0..<(columns * rows)).map { index in
+            let count = counts[index]
+            return Block(rgb: count > 0 ? sums[index] / Double(count) * inverseGains : .zero, sampleCount: count,
+                         clippedCount: clipped[index])
+        }
+    }
+
+    /// One block holding a frame's mean linear colour (`FrameStatistics.channelMeans`, made
+    /// with `appliedGains`): plain grey world, with no regions to reject.
+    public init(_ statistics: FrameStatistics, appliedGains: WhiteBalanceGains) {
+        let gains = SIMD3(appliedGains.red, appliedGains.green, appliedGains.blue)
+        let rgb = statistics.channelMeans / gains.replacing(with: 1, where: .!(gains .> 0))
+        self.init(columns: 1, rows: 1, blocks: [Block(rgb: rgb, sampleCount: 1)])
+    }
+
+    // MARK: Estimate
+
+    /// The blocks `estimate` averages: usable, near the locus, not outliers.
+    public func acceptedBlocks(_ rejection: Rejection = Rejection()) -> [Block] {
+        let usable = blocks.filter { block in
+            let total = block.sampleCount + block.clippedCount
+            guard block.sampleCount > 0, Double(block.clippedCount) <= rejection.maximumClippedFraction * Double(total),
+                  block.rgb.min() > 0 else { return false }
+            return ColourTemperature.luminance(block.rgb) >= rejection.minimumLuminance
+        }
+        let greyish = usable.filter { WhiteBalanceStatistics.locusDistance(logChroma($0.rgb)) <= rejection.maximumLocusDistance }
+        guard !greyish.isEmpty else { return [] }
+        let chromas = greyish.map { logChroma($0.rgb) }
+        let centre = SIMD2(median(chromas.map(\.x)), median(chromas.map(\.y)))
+        return zip(greyish, chromas).filter { _, chroma in
+            let d = chroma - centre
+            return (d * d).sum().squareRoot() <= rejection.outlierDistance
+        }.map(\.0)
+    }
+
+    /// The light's linear RGB (unit luminance, before white balance) by grey world over the
+    /// accepted blocks — the mean of their colours — or nil when no block is accepted.
+    public func greyWorld(_ rejection: Rejection = Rejection()) -> SIMD3<Double>? {
+        let accepted = acceptedBlocks(rejection)
+        guard !accepted.isEmpty else { return nil }
+        let sum = accepted.reduce(SIMD3<Double>.zero) { $0 + $1.rgb }
+        let luminance = ColourTemperature.luminance(sum)
+        return luminance > 0 ? sum / luminance : nil
+    }
+
+    /// The light's colour temperature and tint by grey world (see `greyWorld`), or nil.
+    public func estimate(_ rejection: Rejection = Rejection()) -> ColourTemperature? {
+        greyWorld(rejection).flatMap { ColourTemperature(relativeRGB: $0) }
+    }
+
+    // MARK: Chromaticity helpers
+
+    /// (ln R/G, ln B/G) of a grey under the locus from 2000 to 12000 K, every 5 mireds.
+    private static let locusChromas: [SIMD2<Double>] = {
+        let lowest = 1e6 / ColourTemperature.range.upperBound, highest = 1e6 / ColourTemperature.range.lowerBound
+        return Swift.stride(from: lowest, through: highest + 4.999, by: 5).map {
+            logChroma(ColourTemperature(1e6 / min($0, highest)).relativeRGB)
+        }
+    }()
+
+    /// The distance from `chroma` to the locus polyline.
+    static func locusDistance(_ chroma: SIMD2<Double>) -> Double {
+        var best = Double.infinity
+        for (a, b) in zip(locusChromas, locusChromas.dropFirst()) {
+            let segment = b - a
+            let t = min(max(((chroma - a) * segment).sum() / max((segment * segment).sum(), 1e-18), 0), 1)
+            let d = chroma - (a + segment * t)
+            best = min(best, (d * d).sum())
+        }
+        return best.squareRoot()
+    }
+}
+
+/// (ln R/G, ln B/G) of a positive colour.
+private func logChroma(_ rgb: SIMD3<Double>) -> SIMD2<Double> {
+    SIMD2(log(rgb.x / rgb.y), log(rgb.z / rgb.y))
+}
+
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}
+
+/// Linear RGB of single pixels of a buffer in any colour format, read in place.
+private struct ColourSampler {
+    private let buffer: PixelBuffer
+    private let planes: [UnsafeRawPointer]
+    private let strides: [Int]
+
+    init(_ buffer: PixelBuffer) {
+        self.buffer = buffer
+        planes = buffer.planes.indices.map { UnsafeRawPointer(buffer.baseAddress(plane: $0)) }
+        strides = buffer.planes.map(\.bytesPerRow)
+    }
+
+    var hasColour: Bool {
+        if case .gray8 = buffer.format { return false }
+        return true
+    }
+
+    /// Linear RGB of pixel (`x`, `y`) (for bayer16: of its 2×2 quad), or nil when a channel is
+    /// clipped (≥ 250/255 of full scale).
+    func linearRGB(x: Int, y: Int) -> SIMD3<Double>? {
+        let encoded: (UInt8, UInt8, UInt8)
+        switch buffer.format {
+        case .bgra8:
+            let pixel = planes[0] + y * strides[0] + x * 4
+            encoded = (pixel.load(fromByteOffset: 2, as: UInt8.self), pixel.load(fromByteOffset: 1, as: UInt8.self),
+                       pixel.load(as: UInt8.self))
+        case .nv12(let range):
+            let luma = planes[0].load(fromByteOffset: y * strides[0] + x, as: UInt8.self)
+            let pair = planes[1] + (y / 2) * strides[1] + (x / 2) * 2
+            let rgb = BT709.decode(y: luma, cb: pair.load(as: UInt8.self), cr: pair.load(fromByteOffset: 1, as: UInt8.self), range: range)
+            encoded = (rgb.red, rgb.green, rgb.blue)
+        case .yuyv422:
+            let row = planes[0] + y * strides[0]
+            let pair = row + (x / 2) * 4
+            let rgb = BT709.decode(y: row.load(fromByteOffset: x * 2, as: UInt8.self), cb: pair.load(fromByteOffset: 1, as: UInt8.self),
+                                   cr: pair.load(fromByteOffset: 3, as: UInt8.self), range: .video)
+            encoded = (rgb.red, rgb.green, rgb.blue)
+        case .gray8:
+            let value = planes[0].load(fromByteOffset: y * strides[0] + x, as: UInt8.self)
+            encoded = (value, value, value)
+        case .bayer16(_, let bits):
+            // RGGB: the quad's top-left is red, bottom-right blue.
+            let qx = min(x & ~1, buffer.width - 2), qy = min(y & ~1, buffer.height - 2)
+            func sample(_ dx: Int, _ dy: Int) -> Double {
+                Double(UInt16(littleEndian: planes[0].loadUnaligned(fromByteOffset: (qy + dy) * strides[0] + (qx + dx) * 2, as: UInt16.self)))
+            }
+            let rgb = SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) / Double((1 << bits) - 1)
+            return rgb.max() >= 250.0 / 255 ? nil : rgb
+        }
+        guard max(encoded.0, encoded.1, encoded.2) < 250 else { return nil }
+        let curve = ColourSampler.linear
+        return SIMD3(curve[Int(encoded.0)], curve[Int(encoded.1)], curve[Int(encoded.2)])
+    }
+
+    /// The sRGB decoding of each 8-bit value.
+    private static let linear: [Double] = (0..<256).map { value in
+        let x = Double(value) / 255
+        return x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+    }
+}

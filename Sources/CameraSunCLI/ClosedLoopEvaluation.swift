@@ -1,0 +1,120 @@
+import CameraCapture
+import CameraCore
+import CameraExposure
+import CameraMetering
+import CameraSimulated
+import Foundation
+
+/// Runs an exposure algorithm in closed loop on the simulated camera and judges it against the
+/// scene's ground truth: how fast it settles, whether it oscillates, how far the subject ends from
+/// its intended exposure, and how much outside the sun clips.
+struct ClosedLoopEvaluation {
+    /// One frame of the run.
+    struct Sample: Encodable {
+        let frame: Int
+        /// log2 of the frame's total exposure (seconds at base sensitivity).
+        let exposureEV: Double
+        /// log2(subject's mean linear output ÷ (0.18 × 2^intent)).
+        let subjectEV: Double
+        let clippedFraction: Double
+    }
+
+    /// The figures of one scene × algorithm (the `--json` row of CLI.md).
+    struct Result: Encodable {
+        let scene: String
+        let algorithm: String
+        /// Frames until the exposure stays within ⅙ EV of its final (settled) value.
+        let convergeFrames: Int
+        /// Subject ΔEV averaged over the last `settledFrames` frames.
+        let subjectEvError: Double
+        /// Non-sun clipped fraction of the output over the last `settledFrames` frames.
+        let clippedFraction: Double
+        /// Sign changes of the exposure error beyond ⅙ EV after first converging.
+        let oscillations: Int
+        let samples: [Sample]
+
+        enum CodingKeys: String, CodingKey {
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations
+        }
+    }
+
+    static let settledFrames = 10
+    static let tolerance = 1.0 / 6
+
+    let frameCount: Int
+    let size: PixelSize
+
+    /// Runs `algorithm` on `scene` for `frameCount` frames.
+    func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
+        var algorithm = algorithm
+        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        let camera = try SimulatedCamera(scene: scene, format: format)
+        let caps = camera.capabilities
+        let program = ExposureProgram(durationRange: caps.exposureDuration.lowerBound...(1 / camera.frameRate),
+                                      analogueGainRange: caps.analogueGain, maximumDigitalGain: SimulatedCamera.digitalGainRange.upperBound)
+        let analyzer = FrameAnalyzer()
+        var samples: [Sample] = []
+        for index in 0..<frameCount {
+            let frame = try await camera.captureFrame()
+            let statistics = try analyzer.analyze(frame.buffer)
+            let settings = program.split(algorithm.update(statistics, metadata: frame.metadata))
+            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
+            try camera.requestGain(settings.analogueGain)
+            try camera.setDigitalGain(settings.digitalGain)
+            let truth = camera.groundTruth(for: frame)
+            let output = GroundTruthReading(frame.buffer, truth: truth)
+            samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),
+                                  subjectEV: log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
+                                  clippedFraction: output.nonSunClippedFraction))
+        }
+        return ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
+    }
+
+    /// Settling, oscillation and the settled subject error and clipping of a run.
+    static func judge(_ samples: [Sample], scene: String, algorithm: String) -> Result {
+        // The settled exposure: the median of the last frames (a two-frame cycle shows as oscillation).
+        let tail = samples.suffix(settledFrames).map(\.exposureEV).sorted()
+        let final = tail.isEmpty ? 0 : tail[tail.count / 2]
+        let errors = samples.map { $0.exposureEV - final }
+        let converge = (errors.lastIndex { abs($0) > tolerance }).map { $0 + 1 } ?? 0
+        let firstConverged = errors.firstIndex { abs($0) <= tolerance } ?? errors.count
+        var oscillations = 0, lastSign = 0.0
+        for error in errors[firstConverged...] where abs(error) > tolerance {
+            let sign = error > 0 ? 1.0 : -1.0
+            if lastSign != 0 && sign != lastSign { oscillations += 1 }
+            lastSign = sign
+        }
+        let settled = samples.suffix(settledFrames)
+        let count = Double(max(settled.count, 1))
+        return Result(scene: scene, algorithm: algorithm, convergeFrames: converge,
+                      subjectEvError: settled.reduce(0) { $0 + $1.subjectEV } / count,
+                      clippedFraction: settled.reduce(0) { $0 + $1.clippedFraction } / count,
+                      oscillations: oscillations, samples: samples)
+    }
+}
+
+/// What a frame's pixels say about the ground truth: the subject's mean linear luminance and the
+/// clipped fraction outside the sun.
+struct GroundTruthReading {
+    let subjectLinearMean: Double
+    let nonSunClippedFraction: Double
+
+    init(_ buffer: PixelBuffer, truth: SimulatedGroundTruth) {
+        let rgb = buffer.rgb8()
+        let linear = (0..<256).map { ToneCurve.sRGB.decode(Double($0) / 255) }
+        var subjectSum = 0.0, subjectCount = 0, clipped = 0, others = 0
+        for i in 0..<(buffer.width * buffer.height) {
+            let (r, g, b) = (Int(rgb[i * 3]), Int(rgb[i * 3 + 1]), Int(rgb[i * 3 + 2]))
+            if truth.subjectMask[i] == 1 {
+                subjectSum += 0.2126 * linear[r] + 0.7152 * linear[g] + 0.0722 * linear[b]
+                subjectCount += 1
+            }
+            if truth.sunMask[i] == 0 {
+                others += 1
+                if (54 * r + 183 * g + 19 * b + 128) >> 8 >= 250 { clipped += 1 }
+            }
+        }
+        subjectLinearMean = subjectCount > 0 ? subjectSum / Double(subjectCount) : 0
+        nonSunClippedFraction = others > 0 ? Double(clipped) / Double(others) : 0
+    }
+}
