@@ -16,22 +16,24 @@ public protocol ExposureAlgorithm: Sendable {
 }
 
 /// The gain that brings a weighted mean of linear values to `target`, allowing for values that
-/// clip at 1 as they are raised (libcamera's computeGain iteration): solve g = target / Y(g),
-/// Y(g) = Σ wᵢ·min(vᵢ·g, 1) / Σ wᵢ.
+/// clip at 1 as they are raised (what libcamera's computeGain iterates towards): solves
+/// Y(g) = target, Y(g) = Σ wᵢ·min(vᵢ·g, 1) / Σ wᵢ, by bisection — Y never decreases with g.
 public func clippingAwareGain(_ values: [(value: Double, weight: Double)], target: Double) -> Double {
     let totalWeight = values.reduce(0) { $0 + $1.weight }
     guard totalWeight > 0 else { return 1 }
     func mean(at gain: Double) -> Double {
         values.reduce(0) { $0 + $1.weight * min($1.value * gain, 1) } / totalWeight
     }
-    var gain = target / max(mean(at: 1), 1e-6)
-    for _ in 0..<8 {
-        let next = target / max(mean(at: gain), 1e-6) * gain
-        // Past full clipping more gain changes nothing; stop rather than run away.
-        if mean(at: gain) >= 0.999 || abs(next / gain - 1) < 1e-4 { break }
-        gain = next
+    let limit = 4096.0
+    // Clipping only lowers Y, so target ÷ Y(1) is a lower bound.
+    var low = min(max(target / max(mean(at: 1), 1e-9), 1 / limit), limit), high = limit
+    if mean(at: low) >= target { return low }
+    if mean(at: high) < target { return high }
+    for _ in 0..<50 {
+        let middle = (low * high).squareRoot()
+        if mean(at: middle) < target { low = middle } else { high = middle }
     }
-    return min(max(gain, 1.0 / 4096), 4096)
+    return (low * high).squareRoot()
 }
 
 /// The cells of a frame as (linear mean, weight) pairs for a weighting function of the cell's

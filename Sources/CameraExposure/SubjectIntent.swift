@@ -8,9 +8,11 @@ public enum SubjectIntent {
     /// Below this luminance (cd/m²) a scene is night: intent −1 EV; up to `dimLuminance` it rises to 0.
     public static let nightLuminance = 2.0
     public static let dimLuminance = 20.0
-    /// From this luminance intent rises, reaching +1.7 EV (snow, beach) at `snowLuminance`.
-    public static let brightLuminance = 3000.0
-    public static let snowLuminance = 12000.0
+    /// From this luminance intent rises, reaching +1.7 EV (snow, beach) at `snowLuminance`. Sunlit
+    /// mid-grey is at most about 7000 cd/m² (120 000 lux), so brighter subjects reflect more than
+    /// grey and should be shown brighter.
+    public static let brightLuminance = 8000.0
+    public static let snowLuminance = 20000.0
     public static let nightIntent = -1.0
     public static let snowIntent = 1.7
 

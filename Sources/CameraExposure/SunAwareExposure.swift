@@ -6,8 +6,8 @@ import Foundation
 /// backlit scene, or else a centre-weighted median — leaving out the sun, other light
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
-/// unless that would put the subject more than 1 EV under (then the subject wins); and moves fast
-/// to a large error, gently near the target, not at all inside a small dead band.
+/// unless that would put the subject more than 1 EV under (then the subject wins); and corrects a
+/// large error at once, a small one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -51,8 +51,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
         case _ where !hasConverged: speed = 1
         case ..<SunAwareExposure.deadBand: speed = 0
         case ..<SunAwareExposure.convergedError: speed = 0.3
-        case ..<1: speed = 0.5
-        default: speed = 0.8
+        case ..<1: speed = 0.7
+        // A large error is measured well (the metadata says what made the frame): take it whole.
+        default: speed = 1
         }
         if abs(error) <= SunAwareExposure.convergedError {
             hasConverged = true

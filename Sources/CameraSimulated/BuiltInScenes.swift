@@ -17,7 +17,7 @@ extension SimulatedScene {
     public static let grayCard = SimulatedScene(
         name: "gray-card",
         summary: "An 18% grey card before a textured grey wall in even light: the reference for metering and linearity.",
-        subjectIntent: 0, paint: paintGrayCard)
+        subjectIntent: 0, paint: { paintGrayCard($0, midGrey: 1000) })
 
     public static let backlitPortrait = SimulatedScene(
         name: "backlit-portrait",
@@ -143,10 +143,10 @@ extension SimulatedScene {
 
     public static let stepChange = SimulatedScene(
         name: "step-change",
-        summary: "The grey card whose light steps up 4 EV at t = 1 s and back down at t = 2 s: convergence speed and overshoot.",
+        summary: "The grey card in a room whose light steps up 4 EV at t = 1 s and back down at t = 2 s: convergence speed and overshoot.",
         subjectIntent: 0,
         illumination: .steps([LightStep(time: 1, ev: 4), LightStep(time: 2, ev: -4)]),
-        paint: paintGrayCard)
+        paint: { paintGrayCard($0, midGrey: 150) })
 
     public static let flickerOffice = SimulatedScene(
         name: "flicker-office",
@@ -193,12 +193,13 @@ extension SimulatedScene {
         }
     }
 
-    @Sendable private static func paintGrayCard(_ size: PixelSize) -> SceneImage {
+    /// The grey card under light that makes mid-grey `midGrey` cd/m².
+    private static func paintGrayCard(_ size: PixelSize, midGrey: Float) -> SceneImage {
         let aspect = Float(size.width) / Float(size.height)
         return SceneImage(width: size.width, height: size.height) { u, v in
             let isCard = u >= 0.25 && u <= 0.75 && v >= 0.2 && v <= 0.8
             let rho: Float = isCard ? 0.18 : 0.18 * (0.55 + 0.9 * Palette.noise(u * aspect, v, scale: 30))
-            return .init(radiance: Palette.surface(rho, midGrey: 1000), albedo: rho, depth: isCard ? 0.8 : 1.2, isSubject: isCard)
+            return .init(radiance: Palette.surface(rho, midGrey: midGrey), albedo: rho, depth: isCard ? 0.8 : 1.2, isSubject: isCard)
         }
     }
 }

@@ -1,0 +1,66 @@
+import CameraCore
+import CameraExposure
+import CameraSimulated
+@testable import CameraSunCLI
+import Foundation
+import Testing
+
+/// The exposure algorithms in closed loop on the simulated camera, judged against ground truth.
+@Suite("Closed-loop auto-exposure")
+struct ClosedLoopTests {
+    let evaluation = ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90))
+
+    @Test("The sun-aware AE puts the subject within ⅓ EV of its intent, settles and does not oscillate",
+          arguments: [SimulatedScene.grayCard, .backlitPortrait, .snowSun, .nightStreet, .panIntoSun])
+    func sunAware(scene: SimulatedScene) async throws {
+        let evaluation = ClosedLoopEvaluation(frameCount: scene.pan == nil ? 45 : 100, size: PixelSize(width: 160, height: 90))
+        let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
+        #expect(abs(result.subjectEvError) <= 1.0 / 3, "\(scene.name): subject ΔEV \(result.subjectEvError)")
+        #expect(result.oscillations == 0)
+        #expect(result.convergeFrames <= (scene.pan == nil ? 10 : 90))
+    }
+
+    @Test("The seed's loop leaves a backlit subject and a room before a window at least 1.5 EV dark",
+          arguments: [SimulatedScene.backlitPortrait, .windowInterior])
+    func naiveFails(scene: SimulatedScene) async throws {
+        let result = try await evaluation.run(scene, algorithm: SeedExposureLoop(centreCrop: false))
+        #expect(result.subjectEvError <= -1.5, "\(scene.name): \(result.subjectEvError)")
+    }
+
+    @Test("On the backlit portrait the subject wins over the sky, and the clipping is reported")
+    func subjectWins() async throws {
+        let result = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
+        #expect(result.clippedFraction > 0.3)
+    }
+
+    @Test("After each 4 EV step the sun-aware AE settles within 6 frames, without oscillating")
+    func stepChange() async throws {
+        let run = try await ClosedLoopEvaluation(frameCount: 90, size: PixelSize(width: 160, height: 90))
+            .run(.stepChange, algorithm: SunAwareExposure())
+        let exposure = run.samples.map(\.exposureEV)
+        // Light steps up at frame 30 (t = 1 s at 30 fps) and down at frame 60.
+        for (step, settledRange) in [(30, 50..<60), (60, 80..<90)] {
+            let settled = exposure[settledRange].sorted()[settledRange.count / 2]
+            let lastOff = (step..<settledRange.upperBound).last { abs(exposure[$0] - settled) > 1.0 / 6 }
+            let frames = lastOff.map { $0 + 1 - step } ?? 0
+            #expect(frames <= 6, "step at frame \(step): settled after \(frames) frames")
+            #expect(abs(settled - exposure[step - 1] + (step == 30 ? 4 : -4)) < 0.25, "the exposure moved by the step")
+        }
+        #expect(run.oscillations == 0)
+        #expect(abs(run.subjectEvError) <= 1.0 / 3)
+    }
+
+    @Test("The judge counts convergence and oscillations from the samples")
+    func judge() {
+        let evs = [0.0, -2, -3.4, -2.85, -3.1, -3, -3, -3, -3, -3, -3, -3]
+        let samples = evs.enumerated().map { ClosedLoopEvaluation.Sample(frame: $0.offset, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0) }
+        let result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "a")
+        #expect(result.convergeFrames == 3)
+        #expect(result.oscillations == 0)
+        // Ringing after first reaching the target: −0.5, +0.5, −0.5 EV is two changes of sign.
+        let ringing = [0.0, -3, -3.5, -2.5, -3.5, -3, -3, -3, -3, -3, -3, -3].enumerated().map {
+            ClosedLoopEvaluation.Sample(frame: $0.offset, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
+        }
+        #expect(ClosedLoopEvaluation.judge(ringing, scene: "s", algorithm: "a").oscillations == 2)
+    }
+}
