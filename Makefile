@@ -38,10 +38,11 @@ run: build
 test: deps
 	$(SWIFT) test
 
-## bench: performance figures beside their peers (see BENCHMARKS.md)
+## bench: performance figures beside their peers, and the closed-loop AE table (see BENCHMARKS.md)
 bench: build
 	$(BIN) bench sim
 	$(BIN) bench metering
+	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache
 scenes:

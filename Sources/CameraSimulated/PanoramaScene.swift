@@ -32,16 +32,24 @@ extension SimulatedScene {
     /// A scene from an HDR image, scaled so its median luminance is `hdrMedianLuminance`. Images
     /// with a 2:1 aspect ratio are treated as equirectangular panoramas and projected through
     /// `view`; others are scaled to the camera's view as they are.
-    public static func hdrImage(_ source: RadianceImage, named name: String, view: ViewDirection = ViewDirection()) -> SimulatedScene {
+    /// `subject` marks the subject in the view (normalised, top-left origin) for closed-loop
+    /// evaluation, with its intent in EV.
+    public static func hdrImage(_ source: RadianceImage, named name: String, view: ViewDirection = ViewDirection(),
+                                subject: NormalizedRect? = nil, intent: Double = 0) -> SimulatedScene {
         let scale = hdrMedianLuminance / medianLuminance(source)
         let image = RadianceImage(width: source.width, height: source.height, samples: source.samples.map { $0 * scale })
         let isPanorama = image.width == image.height * 2
         let summary = isPanorama
             ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°."
             : "HDR image \(name) (\(image.width)x\(image.height))."
-        return SimulatedScene(name: "hdr:\(name)", summary: summary, subjectIntent: 0) { size in
+        return SimulatedScene(name: "hdr:\(name)", summary: summary, subjectIntent: intent) { size in
             let radiance = isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
-            return SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
+            var scene = SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
+            if let subject {
+                let bounds = subject.pixelBounds(in: size)
+                for y in bounds.rows { for x in bounds.columns { scene.subjectMask[y * size.width + x] = 1 } }
+            }
+            return scene
         }
     }
 

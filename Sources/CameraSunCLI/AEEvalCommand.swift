@@ -29,11 +29,21 @@ enum AEEvalCommand {
         let frames = try arguments.positiveInt("frames") ?? 120
         let width = try arguments.positiveInt("width") ?? 320
         let height = try arguments.positiveInt("height") ?? 180
+        let reportPath = try arguments.option("report")
+        var fileScenes: [SimulatedScene] = []
+        while let file = try arguments.option("scene-file") {
+            guard let subject = try arguments.option("subject", expected: "x,y,w,h (normalised, top-left origin)", parseRect) else {
+                throw CLIError.usage("--scene-file \(file) needs --subject x,y,w,h — the subject rectangle the exposure is judged on")
+            }
+            let intent = try arguments.double("intent") ?? 0
+            fileScenes.append(try SourceSpec.hdrScene(file, subject: subject, intent: intent))
+        }
         try arguments.finish()
 
-        let scenes: [SimulatedScene] = try sceneList == "all" ? SimulatedScene.builtIn : sceneList.split(separator: ",").map { name throws(CLIError) in
+        let named: [SimulatedScene] = try sceneList == "all" ? SimulatedScene.builtIn : sceneList.split(separator: ",").map { name throws(CLIError) in
             try SourceSpec.scene(String(name))
         }
+        let scenes = fileScenes.isEmpty || sceneList != "all" ? named + fileScenes : fileScenes
         let algorithms = algorithmList.split(separator: ",").map(String.init)
         for name in algorithms where !algorithmNames.contains(name) {
             throw CLIError.usage("unknown algorithm '\(name)' — choose from \(algorithmNames.joined(separator: ", "))")
@@ -48,6 +58,13 @@ enum AEEvalCommand {
             }
         }
         progress.clear()
+        if let reportPath {
+            do {
+                try Data(AEEvalReport.html(results).utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+            } catch {
+                throw CLIError.runtime("cannot write the report to \(reportPath): \(error.localizedDescription) — check the directory")
+            }
+        }
         if json {
             try terminal.json(Report(results: results))
             return
@@ -60,4 +77,12 @@ enum AEEvalCommand {
                          result.clippedFraction * 100, result.oscillations))
         }
     }
+}
+
+/// "x,y,w,h" as a normalised rectangle inside the frame.
+private func parseRect(_ text: String) -> NormalizedRect? {
+    let parts = text.split(separator: ",").compactMap { Double($0) }
+    guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }), parts[2] > 0, parts[3] > 0,
+          parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1 else { return nil }
+    return NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
 }

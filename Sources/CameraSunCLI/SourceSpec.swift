@@ -53,7 +53,9 @@ enum SourceSpec: Equatable {
         return scene
     }
 
-    private static func hdrScene(_ spec: String) throws(CLIError) -> SimulatedScene {
+    /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=]`), with an optional
+    /// subject rectangle and intent for evaluation.
+    static func hdrScene(_ spec: String, subject: NormalizedRect? = nil, intent: Double = 0) throws(CLIError) -> SimulatedScene {
         // Empty fields are kept so that `hdr=,yaw=30` is a missing file, not a file named "yaw=30".
         var fields = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let path = fields.removeFirst()
@@ -77,7 +79,7 @@ enum SourceSpec: Equatable {
         let url = URL(fileURLWithPath: path)
         do {
             let image = try RadianceHDRDecoder().decode(contentsOf: url)
-            return SimulatedScene.hdrImage(image, named: url.lastPathComponent, view: view)
+            return SimulatedScene.hdrImage(image, named: url.lastPathComponent, view: view, subject: subject, intent: intent)
         } catch {
             throw .runtime("\(error)")
         }
