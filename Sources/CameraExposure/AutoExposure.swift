@@ -1,0 +1,108 @@
+import CameraCore
+import CameraMetering
+import Foundation
+
+/// The exposure side of the 3A engine: modes like AVFoundation's, an EV bias that ramps and
+/// applies in locked mode too, a tap-to-meter point, and the sun-aware algorithm doing the work.
+///
+/// Each frame, `update` turns the frame's statistics and metadata into the settings to request.
+public struct AutoExposure: Sendable {
+    /// What drives the exposure.
+    public enum Mode: Sendable, Hashable {
+        /// The algorithm meters every frame.
+        case continuousAuto
+        /// Meter until converged, then lock.
+        case autoOnce
+        /// Hold the exposure (the bias still applies, as Apple documents for locked mode).
+        case locked
+        /// Fixed duration (seconds) and analogue gain, validated against the program.
+        case custom(duration: Double, gain: Double)
+    }
+
+    public private(set) var mode: Mode = .continuousAuto
+    public private(set) var state: AEState = .searching
+    public var program: ExposureProgram
+    public let biasRange: ClosedRange<Double>
+    /// Where the bias is now, and where it is heading.
+    public private(set) var bias: EVRamp
+    private var algorithm = SunAwareExposure()
+    /// The locked total exposure and the bias it was locked at.
+    private var locked: (total: Double, bias: Double)?
+    private var lastTotal: Double?
+
+    public init(program: ExposureProgram, biasRange: ClosedRange<Double> = -8...8) {
+        self.program = program
+        self.biasRange = biasRange
+        bias = EVRamp()
+    }
+
+    /// Changes the mode. Locking keeps the last exposure; custom values outside the program's
+    /// ranges throw, naming the range.
+    public mutating func setMode(_ newMode: Mode) throws(ValueOutOfRangeError) {
+        if case .custom(let duration, let gain) = newMode {
+            _ = try ValueOutOfRangeError.check(duration, in: program.durationRange, setting: "exposure duration", unit: "s")
+            _ = try ValueOutOfRangeError.check(gain, in: program.analogueGainRange, setting: "analogue gain")
+        }
+        mode = newMode
+        switch newMode {
+        case .locked:
+            locked = lastTotal.map { ($0, bias.current) }
+            state = .locked
+        case .custom:
+            state = .locked
+        case .continuousAuto, .autoOnce:
+            locked = nil
+            state = .searching
+        }
+    }
+
+    /// Sets the exposure bias (the user's EV), reached at the ramp's rate. This is the hybrid of
+    /// the seed: the user's EV takes over; `resetBias` returns to full auto.
+    public mutating func setBias(_ ev: Double) throws(ValueOutOfRangeError) {
+        bias.ramp(to: try ValueOutOfRangeError.check(ev, in: biasRange, setting: "exposure bias", unit: "EV"))
+    }
+
+    /// Ramps the bias back to 0: full auto.
+    public mutating func resetBias() {
+        bias.ramp(to: 0)
+    }
+
+    /// Stops a bias ramp where it is.
+    public mutating func cancelBiasRamp() {
+        bias.cancel()
+    }
+
+    /// Meters at a normalised device point (tap to meter), or nil for automatic subject detection.
+    public mutating func setExposurePoint(_ point: NormalizedPoint?) throws(ValueOutOfRangeError) {
+        if let point {
+            _ = try ValueOutOfRangeError.check(point.x, in: 0...1, setting: "exposure point x")
+            _ = try ValueOutOfRangeError.check(point.y, in: 0...1, setting: "exposure point y")
+        }
+        algorithm.exposurePoint = point
+    }
+
+    /// The settings to request after a frame, `frameInterval` seconds after the previous one.
+    public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
+        let currentBias = bias.advance(by: frameInterval)
+        lastTotal = metadata.totalExposure
+        switch mode {
+        case .custom(let duration, let gain):
+            return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)
+        case .locked:
+            let base = locked ?? (metadata.totalExposure, currentBias)
+            locked = base
+            return program.split(base.total * pow(2, currentBias - base.bias))
+        case .continuousAuto, .autoOnce:
+            var biased = metadata
+            biased.exposureBias = currentBias
+            let total = algorithm.update(statistics, metadata: biased)
+            state = algorithm.state
+            if mode == .autoOnce, state == .converged {
+                mode = .locked
+                locked = (total, currentBias)
+                state = .locked
+            }
+            return program.split(total)
+        }
+    }
+}

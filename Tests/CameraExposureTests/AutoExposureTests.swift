@@ -1,0 +1,139 @@
+import CameraCapture
+import CameraCore
+@testable import CameraExposure
+import CameraMetering
+import CameraSimulated
+import Foundation
+import Testing
+
+@Suite("EV ramp")
+struct EVRampTests {
+    @Test("−2 → +2 EV at 4 EV/s takes exactly 30 frames at 30 fps, in equal steps")
+    func rampTiming() {
+        var ramp = EVRamp(value: -2)
+        ramp.ramp(to: 2)
+        var values: [Double] = []
+        for _ in 0..<30 { values.append(ramp.advance(by: 1.0 / 30)) }
+        #expect(values[28] < 2)
+        #expect(values[29] == 2)
+        #expect(ramp.isFinished)
+        let steps = zip([-2.0] + values, values).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 > 0 && $0 <= 4.0 / 30 + 1e-12 })
+    }
+
+    @Test("Cancelling holds the current value")
+    func cancel() {
+        var ramp = EVRamp(value: 0)
+        ramp.ramp(to: 3)
+        ramp.advance(by: 0.25)
+        ramp.cancel()
+        #expect(ramp.advance(by: 1) == 1)
+        #expect(ramp.isFinished)
+    }
+}
+
+@Suite("Auto-exposure modes on the simulated camera")
+struct AutoExposureTests {
+    static let size = PixelSize(width: 160, height: 90)
+
+    static func camera(_ scene: SimulatedScene) throws -> SimulatedCamera {
+        try SimulatedCamera(scene: scene, format: DeviceFormat(size: size, pixelFormat: .bgra8,
+                                                               frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
+    }
+
+    static func engine(for camera: SimulatedCamera) -> AutoExposure {
+        AutoExposure(program: ExposureProgram(durationRange: camera.capabilities.exposureDuration.lowerBound...(1.0 / 30),
+                                              analogueGainRange: camera.capabilities.analogueGain, maximumDigitalGain: 16))
+    }
+
+    /// Runs `frames` frames in closed loop; `before(n)` may change the engine before frame n is
+    /// analysed. Returns each frame's total exposure as captured.
+    static func run(_ engine: inout AutoExposure, _ camera: SimulatedCamera, frames: Int,
+                    before: (Int, inout AutoExposure) throws -> Void = { _, _ in }) async throws -> [Double] {
+        let analyzer = FrameAnalyzer()
+        var totals: [Double] = []
+        for index in 0..<frames {
+            try before(index, &engine)
+            let frame = try await camera.captureFrame()
+            totals.append(frame.metadata.totalExposure)
+            let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
+            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
+            try camera.requestGain(settings.analogueGain)
+            try camera.setDigitalGain(settings.digitalGain)
+        }
+        return totals
+    }
+
+    @Test("Continuous auto converges on the grey card")
+    func continuous() async throws {
+        let camera = try Self.camera(.grayCard)
+        var engine = Self.engine(for: camera)
+        let totals = try await Self.run(&engine, camera, frames: 15)
+        #expect(engine.state == .converged)
+        let reference = SimulatedScene.grayCard.referenceExposure(viewSize: Self.size)
+        #expect(abs(log2(totals.last! / reference)) < 0.2)
+    }
+
+    @Test("Auto once locks after converging and then holds through a 4 EV step in the light")
+    func autoOnceHolds() async throws {
+        let camera = try Self.camera(.stepChange)
+        var engine = Self.engine(for: camera)
+        try engine.setMode(.autoOnce)
+        let totals = try await Self.run(&engine, camera, frames: 45)
+        #expect(engine.mode == .locked && engine.state == .locked)
+        let afterLock = totals[20...]
+        #expect(afterLock.allSatisfy { abs(log2($0 / totals[20])) < 0.01 }, "exposure moved after locking")
+    }
+
+    @Test("In locked mode the bias still applies: +1 EV doubles the exposure")
+    func biasWhenLocked() async throws {
+        let camera = try Self.camera(.grayCard)
+        var engine = Self.engine(for: camera)
+        let totals = try await Self.run(&engine, camera, frames: 40) { index, engine in
+            if index == 12 { try engine.setMode(.locked) }
+            if index == 14 { try engine.setBias(1) }
+        }
+        #expect(abs(totals[39] / totals[13] - 2) < 0.02)
+    }
+
+    @Test("Custom exposure applies as given; values outside the device's range throw, naming it")
+    func custom() async throws {
+        let camera = try Self.camera(.grayCard)
+        var engine = Self.engine(for: camera)
+        let error = #expect(throws: ValueOutOfRangeError.self) { try engine.setMode(.custom(duration: 1, gain: 1)) }
+        #expect(error?.description.contains("exposure duration 1 s is outside the supported range") == true)
+        #expect(throws: ValueOutOfRangeError.self) { try engine.setMode(.custom(duration: 0.01, gain: 100)) }
+        try engine.setMode(.custom(duration: 0.004, gain: 2))
+        let totals = try await Self.run(&engine, camera, frames: 5)
+        #expect(abs(totals[4] - 0.008) < 1e-6)
+    }
+
+    @Test("Hybrid: the user's EV takes over, reset ramps back to full auto")
+    func hybrid() async throws {
+        let camera = try Self.camera(.grayCard)
+        var engine = Self.engine(for: camera)
+        let totals = try await Self.run(&engine, camera, frames: 60) { index, engine in
+            if index == 15 { try engine.setBias(1) }
+            if index == 35 { engine.resetBias() }
+        }
+        #expect(abs(log2(totals[34] / totals[14]) - 1) < 0.2, "+1 EV while the user's bias holds")
+        #expect(abs(log2(totals[59] / totals[14])) < 0.2, "back to auto after the reset")
+        #expect(engine.bias.current == 0)
+        #expect(throws: ValueOutOfRangeError.self) { try engine.setBias(9) }
+    }
+
+    @Test("Tap to meter: the sky point gives a darker exposure than the subject point")
+    func exposurePoint() async throws {
+        func settled(at point: NormalizedPoint) async throws -> Double {
+            let camera = try Self.camera(.backlitPortrait)
+            var engine = Self.engine(for: camera)
+            try engine.setExposurePoint(point)
+            return try await Self.run(&engine, camera, frames: 15).last!
+        }
+        let sky = try await settled(at: NormalizedPoint(x: 0.15, y: 0.15))
+        let subject = try await settled(at: NormalizedPoint(x: 0.42, y: 0.8))
+        #expect(log2(subject / sky) > 4)
+        var engine = Self.engine(for: try Self.camera(.grayCard))
+        #expect(throws: ValueOutOfRangeError.self) { try engine.setExposurePoint(NormalizedPoint(x: 1.5, y: 0.5)) }
+    }
+}
