@@ -29,6 +29,13 @@ public struct AutoExposure: Sendable {
     /// The locked total exposure and the bias it was locked at.
     private var locked: (total: Double, bias: Double)?
     private var lastTotal: Double?
+    /// Seconds the frames have been black or white, or the exposure pinned at a limit.
+    private var stuckSeconds = 0.0
+    /// Why the watchdog last restarted the loop, for logs and the status display.
+    public private(set) var watchdogReason: String?
+
+    /// After this long black, white or at a range limit, an automatic mode starts afresh.
+    public static let watchdogSeconds = 5.0
 
     public init(program: ExposureProgram, biasRange: ClosedRange<Double> = -8...8) {
         self.program = program
@@ -93,6 +100,7 @@ public struct AutoExposure: Sendable {
             locked = base
             return program.split(base.total * pow(2, currentBias - base.bias))
         case .continuousAuto, .autoOnce:
+            watch(statistics, metadata: metadata, seconds: frameInterval)
             var biased = metadata
             biased.exposureBias = currentBias
             let total = algorithm.update(statistics, metadata: biased)
@@ -103,6 +111,30 @@ public struct AutoExposure: Sendable {
                 state = .locked
             }
             return program.split(total)
+        }
+    }
+
+    /// The watchdog for unattended cameras: frames that stay black or white, or an exposure that
+    /// sits at a limit of the program, for `watchdogSeconds` restart the loop's fast start (webcam
+    /// servers are known to leave black night frames and white day frames for hours).
+    private mutating func watch(_ statistics: FrameStatistics, metadata: FrameMetadata, seconds: Double) {
+        let total = metadata.totalExposure
+        let reason: String? = switch true {
+        case statistics.brightness < 0.02: "frames black"
+        case statistics.brightness > 0.98: "frames white"
+        case total <= program.minimumTotal * 1.01: "exposure at its shortest"
+        case total >= program.maximumTotal * 0.99: "exposure at its longest"
+        default: nil
+        }
+        guard let reason else {
+            stuckSeconds = 0
+            return
+        }
+        stuckSeconds += seconds
+        if stuckSeconds >= AutoExposure.watchdogSeconds - 1e-9 {
+            watchdogReason = "\(reason) for \(String(format: "%.1f", stuckSeconds)) s at \(String(format: "%.6f", total)) s·gain — restarted auto-exposure"
+            algorithm = SunAwareExposure(exposurePoint: algorithm.exposurePoint, fixedIntent: algorithm.fixedIntent)
+            stuckSeconds = 0
         }
     }
 }

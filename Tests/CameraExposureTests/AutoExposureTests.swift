@@ -122,6 +122,25 @@ struct AutoExposureTests {
         #expect(throws: ValueOutOfRangeError.self) { try engine.setBias(9) }
     }
 
+    @Test("The watchdog restarts a camera left at 1/8000 s in the dark, and says why")
+    func watchdog() async throws {
+        let camera = try Self.camera(.nightStreet)
+        var engine = Self.engine(for: camera)
+        // A lens cap: the frames stay black whatever the loop asks for.
+        let black = try PixelBuffer(format: .bgra8, width: 64, height: 48)
+        let statistics = try FrameAnalyzer().analyze(black)
+        let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 8000), analogueGain: 1, baseISO: 50)
+        for _ in 0..<149 { _ = engine.update(statistics, metadata: metadata, frameInterval: 1.0 / 30) }
+        #expect(engine.watchdogReason == nil)
+        _ = engine.update(statistics, metadata: metadata, frameInterval: 1.0 / 30)
+        let reason = try #require(engine.watchdogReason)
+        #expect(reason.hasPrefix("frames black for 5.0 s"))
+        // And with real frames it climbs out of the dark: the first request after the cap is off.
+        try camera.requestExposure(duration: MediaTime(value: 1, timescale: 8000))
+        let totals = try await Self.run(&engine, camera, frames: 12)
+        #expect(log2(totals.last! / totals.first!) > 5)
+    }
+
     @Test("Tap to meter: the sky point gives a darker exposure than the subject point")
     func exposurePoint() async throws {
         func settled(at point: NormalizedPoint) async throws -> Double {
