@@ -21,7 +21,7 @@ import CameraCore
 /// The search:
 /// 1. **Coarse**: from where the lens is, step by `coarseStep` towards the farther end of the range
 ///    until the sharpness falls `significantDrop` below the best so far (the peak is passed) or the
-///    range ends. If that never climbed above the start, try the other side of the start.
+///    range ends. If that never rose `significantDrop` above the start, try the other side of the start.
 /// 2. **No texture?** If no sample differs from the best by `significantDrop`, the region is flat:
 ///    the state becomes `failed` and the lens goes back to where it started.
 /// 3. **Fine**: the samples tied with the best (within `tieTolerance`, i.e. noise) form the top;
@@ -187,14 +187,14 @@ public struct AutoFocus: Sendable {
     }
 
     /// One coarse step: carry on while the peak is not passed and the range lasts; then turn back
-    /// past the start if this way never climbed, else refine.
+    /// past the start if this way never rose significantly above it, else refine.
     private mutating func coarse(after sample: FocusSample, direction: Double, turned: Bool) -> FocusCommand {
         let best = bestSample
         let passedPeak = sample.sharpness < best.sharpness * (1 - configuration.significantDrop)
         if !passedPeak, let next = position(from: sample.lensPosition, by: direction * configuration.coarseStep) {
             return move(to: next)
         }
-        let climbed = best.sharpness > origin.sharpness * (1 + configuration.tieTolerance)
+        let climbed = origin.sharpness < best.sharpness * (1 - configuration.significantDrop)
         if !climbed, !turned, let next = position(from: origin.lensPosition, by: -direction * configuration.coarseStep) {
             phase = .coarse(direction: -direction, turned: true)
             return move(to: next)
@@ -210,10 +210,11 @@ public struct AutoFocus: Sendable {
         let top = topRun()
         let reach = configuration.fineStep * 1.1
         let (low, high) = (top.samples[top.low].lensPosition, top.samples[top.high].lensPosition)
-        let lowBounded = top.low > 0 ? low - top.samples[top.low - 1].lensPosition <= reach : low <= 0
-        if !lowBounded { return move(to: max(low - configuration.fineStep, 0)) }
-        let highBounded = top.high < top.samples.count - 1 ? top.samples[top.high + 1].lensPosition - high <= reach : high >= 1
-        if !highBounded { return move(to: min(high + configuration.fineStep, 1)) }
+        let atEnd = configuration.positionTolerance
+        let lowBounded = top.low > 0 ? low - top.samples[top.low - 1].lensPosition <= reach : low <= atEnd
+        if !lowBounded { return move(to: low - configuration.fineStep) }
+        let highBounded = top.high < top.samples.count - 1 ? top.samples[top.high + 1].lensPosition - high <= reach : high >= 1 - atEnd
+        if !highBounded { return move(to: high + configuration.fineStep) }
         return finish()
     }
 
@@ -274,11 +275,18 @@ public struct AutoFocus: Sendable {
 
     /// `from + step` kept in 0…1, or nil when `from` is already at that end.
     private func position(from: Double, by step: Double) -> Double? {
-        let next = min(max(from + step, 0), 1)
+        let next = Self.tidy(from + step)
         return abs(next - from) > configuration.positionTolerance ? next : nil
     }
 
+    /// `position` in 0…1, rounded to a millionth so that repeated steps land on round values
+    /// (ten steps of 0.1 from 0 reach 1, not 0.9999999999999999).
+    private static func tidy(_ position: Double) -> Double {
+        (min(max(position, 0), 1) * 1e6).rounded() / 1e6
+    }
+
     private mutating func move(to position: Double) -> FocusCommand {
+        let position = Self.tidy(position)
         requestedLensPosition = position
         return .moveLens(to: position)
     }
