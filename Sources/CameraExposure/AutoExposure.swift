@@ -33,6 +33,9 @@ public struct AutoExposure: Sendable {
     private var stuckSeconds = 0.0
     /// Why the watchdog last restarted the loop, for logs and the status display.
     public private(set) var watchdogReason: String?
+    /// Anti-flicker: off, a fixed mains frequency, or auto (detected from the frames).
+    public private(set) var flicker: FlickerMode = .off
+    private var flickerDetector = FlickerDetector()
 
     /// After this long black, white or at a range limit, an automatic mode starts afresh.
     public static let watchdogSeconds = 5.0
@@ -79,6 +82,13 @@ public struct AutoExposure: Sendable {
         bias.cancel()
     }
 
+    /// Sets anti-flicker. With 50 or 60 Hz exposures become whole flicker periods; with auto they
+    /// do once flicker is seen in the frames (and stay so: a light that flickered will again).
+    public mutating func setFlicker(_ mode: FlickerMode) {
+        flicker = mode
+        program.flickerPeriod = mode.period
+    }
+
     /// Meters at a normalised device point (tap to meter), or nil for automatic subject detection.
     public mutating func setExposurePoint(_ point: NormalizedPoint?) throws(ValueOutOfRangeError) {
         if let point {
@@ -92,6 +102,10 @@ public struct AutoExposure: Sendable {
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
         let currentBias = bias.advance(by: frameInterval)
         lastTotal = metadata.totalExposure
+        if flicker == .auto, program.flickerPeriod == nil,
+           let frequency = flickerDetector.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime) {
+            program.flickerPeriod = 1 / frequency
+        }
         switch mode {
         case .custom(let duration, let gain):
             return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)

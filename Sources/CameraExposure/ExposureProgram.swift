@@ -33,13 +33,19 @@ public struct ExposureProgram: Sendable, Hashable {
     /// The smallest.
     public var minimumTotal: Double { durationRange.lowerBound * analogueGainRange.lowerBound }
 
-    /// The settings for `total` seconds at base sensitivity, clamped to what the program can give.
+    /// Under flicker, durations from this fraction of a period up to one period become one period
+    /// (at most 1 EV of over-exposure); shorter ones are left alone.
+    public static let flickerRoundUp = 0.5
+
+    /// The settings for `total` seconds at base sensitivity, clamped to what the program can give
+    /// (and, under flicker, rounded to whole periods — see `flickerRoundUp`).
     public func split(_ total: Double) -> Settings {
         let total = min(max(total, minimumTotal), maximumTotal)
         var duration = min(max(total / analogueGainRange.lowerBound, durationRange.lowerBound), durationRange.upperBound)
-        if let period = flickerPeriod, duration >= period {
+        if let period = flickerPeriod, duration >= period * ExposureProgram.flickerRoundUp {
             // Whole periods only: each row then integrates the same light and no bands appear.
-            let periods = (duration / period).rounded(.down)
+            // Just under one period, one period it is: a little over-exposure beats bands.
+            let periods = max((duration / period).rounded(.down), 1)
             duration = min(max(periods * period, durationRange.lowerBound), durationRange.upperBound)
         }
         let analogue = min(max(total / duration, analogueGainRange.lowerBound), analogueGainRange.upperBound)

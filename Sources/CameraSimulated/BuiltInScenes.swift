@@ -150,7 +150,7 @@ extension SimulatedScene {
 
     public static let flickerOffice = SimulatedScene(
         name: "flicker-office",
-        summary: "An office under lights on 50 Hz mains (100 Hz flicker): short exposures show bands, multiples of 10 ms do not.",
+        summary: "An office (about 1000 lux) under lights on 50 Hz mains (100 Hz flicker): short exposures show bands, multiples of 10 ms do not.",
         subjectIntent: 0,
         illumination: .mainsFlicker(frequency: 100, depth: 0.5)
     ) { size in
@@ -164,10 +164,10 @@ extension SimulatedScene {
             if inScreen { return .init(radiance: Palette.coolWhite * 150, depth: 1.2) }
             if v >= 0.6 {
                 let rho = 0.3 + 0.08 * Palette.noise(x, v, scale: 40)
-                return .init(radiance: Palette.surface(rho, midGrey: 300, light: Palette.coolWhite), albedo: rho, depth: 1, isSubject: true)
+                return .init(radiance: Palette.surface(rho, midGrey: 60, light: Palette.coolWhite), albedo: rho, depth: 1, isSubject: true)
             }
             let rho = 0.6 + 0.05 * Palette.noise(x, v, scale: 15)
-            return .init(radiance: Palette.surface(rho, midGrey: 300, light: Palette.coolWhite), albedo: rho, depth: 3)
+            return .init(radiance: Palette.surface(rho, midGrey: 60, light: Palette.coolWhite), albedo: rho, depth: 3)
         }
     }
 

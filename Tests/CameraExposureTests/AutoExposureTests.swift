@@ -141,6 +141,37 @@ struct AutoExposureTests {
         #expect(log2(totals.last! / totals.first!) > 5)
     }
 
+    @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
+    func flickerAuto() async throws {
+        let camera = try SimulatedCamera(scene: .flickerOffice, format: DeviceFormat(size: PixelSize(width: 96, height: 120),
+                                         pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
+        var engine = Self.engine(for: camera)
+        engine.setFlicker(.auto)
+        let analyzer = FrameAnalyzer()
+        var rows: [[Float]] = []
+        var durations: [Double] = []
+        for _ in 0..<45 {
+            let frame = try await camera.captureFrame()
+            let statistics = try analyzer.analyze(frame.buffer)
+            rows.append(statistics.rowMeans)
+            durations.append(frame.metadata.exposureDuration.seconds)
+            let settings = engine.update(statistics, metadata: frame.metadata, frameInterval: 1.0 / 30)
+            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
+            try camera.requestGain(settings.analogueGain)
+            try camera.setDigitalGain(settings.digitalGain)
+        }
+        #expect(engine.program.flickerPeriod == 1.0 / 100)
+        let detected = try #require(durations.firstIndex { abs($0 * 100 - ($0 * 100).rounded()) < 1e-4 && $0 >= 0.01 })
+        #expect(detected < 30, "flicker-safe exposures from frame \(detected)")
+        let periods = durations.last! * 100
+        #expect(abs(periods - periods.rounded()) < 1e-4, "exposure \(durations.last!) s")
+        // Frame to frame the rows of the desk keep their ratio: no moving bands (within noise).
+        let ratios = (80..<120).map { Double(rows[44][$0] / rows[43][$0]) }
+        let mean = ratios.reduce(0, +) / Double(ratios.count)
+        let spread = (ratios.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(ratios.count)).squareRoot()
+        #expect(spread < 0.01, "row-ratio spread \(spread)")
+    }
+
     @Test("Tap to meter: the sky point gives a darker exposure than the subject point")
     func exposurePoint() async throws {
         func settled(at point: NormalizedPoint) async throws -> Double {

@@ -44,10 +44,11 @@ struct ExposureProgramTests {
         #expect(abs(settings.total - total) < 1e-9)
     }
 
-    @Test("Exposures shorter than one flicker period are left alone (no whole period fits)")
+    @Test("Under flicker, just under a period becomes one period; far under is left alone")
     func shortUnderFlicker() {
         var flickerSafe = program
         flickerSafe.flickerPeriod = 1.0 / 100
+        #expect(abs(flickerSafe.split(0.007).duration - 0.01) < 1e-12)
         #expect(abs(flickerSafe.split(0.004).duration - 0.004) < 1e-12)
     }
 }
