@@ -29,6 +29,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public static let deadBand = 1.0 / 24
     public static let convergedError = 1.0 / 6
     public static let spotRadius = 0.08
+    /// How far below the frame's centre the default metering is centred (a fraction of the height).
+    public static let subjectDrop = 0.2
 
     public init(exposurePoint: NormalizedPoint? = nil, fixedIntent: Double? = nil) {
         self.exposurePoint = exposurePoint
@@ -82,12 +84,13 @@ public struct SunAwareExposure: ExposureAlgorithm {
             }
             let logs = area.map { log2(max($0.value, 1.0 / 4096)) }.sorted()
             if !logs.isEmpty {
-                let limit = logs[logs.count / 5] + 1.5
+                let limit = logs[logs.count / 5] + 1.25
                 return area.filter { log2(max($0.value, 1.0 / 4096)) <= limit }
             }
         }
+        // Centre-weighted about a point below the middle, where subjects stand (and sky is not).
         return weightedCells(statistics) { cell, x, y in
-            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y), 0.25)
+            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
         }
     }
 

@@ -7,8 +7,12 @@ import CameraCore
 /// amplify, as on a sensor) and clamped to `1…maximumGain`.
 ///
 /// ```swift
-/// let tungsten = try WhiteBalanceGains(temperature: 2800)   // ≈ (1, 1.7, 4.7): lifts blue
-/// tungsten.colourTemperature?.kelvin                        // ≈ 2800
+/// let halogen = try WhiteBalanceGains(temperature: 3500)    // ≈ (1, 1.65, 3.83): lifts blue
+/// halogen.colourTemperature?.kelvin                         // ≈ 3500
+///
+/// The simulated sensor has Rec. 709 primaries, which see warm light as very short of blue:
+/// below about 2900 K neutralising it needs more than 8× on blue (8.6× at 2800 K), so the
+/// default `maximumGain` leaves such light slightly warm.
 /// ```
 extension WhiteBalanceGains {
     /// The largest gain a channel gets unless told otherwise.

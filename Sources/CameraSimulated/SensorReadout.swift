@@ -6,6 +6,8 @@ struct ExposureValues: Hashable {
     var analogueGain: Double
     var digitalGain: Double
     var whiteBalance: WhiteBalanceGains
+    /// The scene light's factor per channel (red, green, blue), applied to the radiance.
+    var illuminant = Illuminant.neutral
 }
 
 /// Reads a frame off the sensor: integrates the optical image, adds noise, clips, quantises and
@@ -28,7 +30,7 @@ struct SensorReadout {
         precondition(image.height == buffer.height && originX + buffer.width <= image.width,
                      "optical image \(image.width)x\(image.height) does not cover a \(buffer.width)x\(buffer.height) view at column \(originX)")
         precondition(rowLight.count == buffer.height, "one light factor per row")
-        let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain))
+        let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain)) * exposure.illuminant
         let noise = model.noiseModel(gain: exposure.analogueGain)
         if case .bayer16(_, let bits) = buffer.format {
             SensorReadout.readMosaic(image, originX: originX, scale: scale, noise: noise, rowLight: rowLight, bits: bits,
@@ -66,22 +68,29 @@ struct SensorReadout {
     }
 
     /// Raw values of `count` pixels into three planar rows (red, green, blue, `planeStride` apart),
-    /// eight pixels at a time. One `quantise` call site, so that it inlines into a tight loop.
+    /// eight pixels at a time; `scale` is the raw value of 1 cd/m² in each channel. One `quantise`
+    /// call site, so that it inlines into a tight loop.
     @inline(never)
-    private static func exposeRow(_ source: UnsafePointer<UInt32>, count: Int, scale: Float, noise: NoiseModel,
+    private static func exposeRow(_ source: UnsafePointer<UInt32>, count: Int, scale: SIMD3<Float>, noise: NoiseModel,
                                   deviates: UnsafePointer<Float>, into raw: UnsafeMutablePointer<Int32>, planeStride: Int) {
-        for x in Swift.stride(from: 0, to: count, by: 8) {
-            let packed = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-            let unit = PackedRadiance.unitScale(packed) * scale
-            for channel in 0..<3 {
-                let mean = PackedRadiance.mantissa(packed, channel: channel) * unit
-                store(noise.quantise(mean, deviates: load(deviates + channel * 4096 + x)), raw + channel * planeStride + x)
+        // Each channel's scale broadcast once, read as a vector in the loop (indexing a SIMD3
+        // there would spill and re-broadcast it every time).
+        let scales = (SIMD8<Float>(repeating: scale.x), SIMD8<Float>(repeating: scale.y), SIMD8<Float>(repeating: scale.z))
+        withUnsafeBytes(of: scales) { scales in
+            let scales = scales.baseAddress!.assumingMemoryBound(to: SIMD8<Float>.self)
+            for x in Swift.stride(from: 0, to: count, by: 8) {
+                let packed = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                let unit = PackedRadiance.unitScale(packed)
+                for channel in 0..<3 {
+                    let mean = PackedRadiance.mantissa(packed, channel: channel) * (unit * scales[channel])
+                    store(noise.quantise(mean, deviates: load(deviates + channel * 4096 + x)), raw + channel * planeStride + x)
+                }
             }
         }
     }
 
     /// A raw RGGB mosaic: one colour per pixel, no white balance or tone curve, scaled to `bits`.
-    private static func readMosaic(_ image: PackedRadiance, originX: Int, scale: Float, noise: NoiseModel, rowLight: [Float],
+    private static func readMosaic(_ image: PackedRadiance, originX: Int, scale: SIMD3<Float>, noise: NoiseModel, rowLight: [Float],
                                    bits: Int, rng: inout SplitMix64, into buffer: PixelBuffer) {
         let shift = Int32(12 - bits)
         let odd = SIMD8<Float>(0, 1, 0, 1, 0, 1, 0, 1), even = 1 - odd
@@ -93,7 +102,8 @@ struct SensorReadout {
                     let source = pixels.baseAddress! + y * image.stride + originX
                     let noiseRow = deviates.baseAddress! + NoiseSource.rowOffset(&rng)
                     let row = (base + y * bytesPerRow).assumingMemoryBound(to: UInt16.self)
-                    let rowScale = scale * rowLight[y]
+                    let channelScale = scale * rowLight[y]
+                    let rowScale = channelScale[y & 1] * even + channelScale[(y & 1) + 1] * odd
                     for x in Swift.stride(from: 0, to: buffer.width, by: 8) {
                         let packed = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
                         // R G R G … on even rows, G B G B … on odd rows (originX is even).

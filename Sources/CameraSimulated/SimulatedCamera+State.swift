@@ -9,6 +9,8 @@ extension SimulatedCamera {
         let startInstant: ContinuousClock.Instant
         let metadata: FrameMetadata
         let torchLevel: Double
+        /// The scene light's per-channel factor (see `Illuminant`).
+        let illuminant: SIMD3<Float>
     }
 
     /// The settings the user or the exposure engine asked for, and the frame clock.
@@ -24,6 +26,7 @@ extension SimulatedCamera {
         var digitalGain = 1.0
         var flicker = FlickerMode.off
         var torchLevel = 0.0
+        var illuminant = Illuminant.neutral
 
         /// Schedules the next frame: applies due requests and advances the clock. An exposure
         /// longer than the frame duration stretches the frame, as on a real sensor.
@@ -40,7 +43,7 @@ extension SimulatedCamera {
                     exposureBias: exposureBias, lensPosition: lensPosition, whiteBalanceGains: whiteBalance,
                     zoomFactor: zoomFactor, flicker: flicker, rowReadoutTime: rowReadoutTime,
                     fNumber: SimulatedCamera.fNumber),
-                torchLevel: torchLevel)
+                torchLevel: torchLevel, illuminant: illuminant)
             nextFrame += 1
             nextTime = nextTime + duration
             return plan
@@ -89,7 +92,8 @@ extension SimulatedCamera {
             var rng = NoiseSource.stream(seed: seed, frame: plan.index)
             readout.read(optical, originX: originX,
                          exposure: ExposureValues(duration: exposure, analogueGain: metadata.analogueGain,
-                                                  digitalGain: metadata.digitalGain, whiteBalance: metadata.whiteBalanceGains),
+                                                  digitalGain: metadata.digitalGain, whiteBalance: metadata.whiteBalanceGains,
+                                                  illuminant: plan.illuminant),
                          rowLight: rowLight, noise: &rng, into: buffer)
         }
 

@@ -114,6 +114,19 @@ public final class SimulatedCamera: CaptureDevice {
         controls.withLock { $0.flicker = mode }
     }
 
+    /// Lights the scene with a black body at `temperature` kelvin (`ColourTemperature.range`,
+    /// 2000…12000 K), or with its own light for nil (the default). Each channel of the scene's
+    /// radiance is scaled by the light's RGB relative to 6500 K at unit luminance, so exposure is
+    /// unchanged and only colour moves; the camera's white balance has to undo it. Applies from
+    /// the next frame scheduled.
+    public func setIlluminant(temperature: Double?) throws(ValueOutOfRangeError) {
+        if let temperature {
+            _ = try ValueOutOfRangeError.check(temperature, in: ColourTemperature.range, setting: "illuminant colour temperature", unit: "K")
+        }
+        let scale = Illuminant.channelScale(temperature: temperature)
+        controls.withLock { $0.illuminant = scale }
+    }
+
     /// Torch level 0 (off) … 1 (full power).
     public func setTorchLevel(_ level: Double) throws(ValueOutOfRangeError) {
         let value = try ValueOutOfRangeError.check(level, in: 0...1, setting: "torch level")
