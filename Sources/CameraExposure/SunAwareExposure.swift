@@ -21,6 +21,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// highlights are not clipped, a lower bound while they are. Kept between frames so the
     /// budget decision does not flip between the exposure that clips and the one that doesn't.
     private var highlightExcess: Double?
+    /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
+    /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
+    private var backlit = false
+
+    public static let backlitRelease = 1.0
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
@@ -67,7 +72,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     /// The cells that stand for the subject, with their weights.
-    func subjectCells(_ statistics: FrameStatistics) -> [(value: Double, weight: Double)] {
+    mutating func subjectCells(_ statistics: FrameStatistics) -> [(value: Double, weight: Double)] {
         let lightSource = HighlightMask.Kind.lightSource.rawValue
         let kinds = statistics.highlights.kinds
         let aspect = Double(statistics.size.width) / Double(statistics.size.height)
@@ -77,7 +82,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
                 return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
             }
         }
-        if SceneFlags(statistics: statistics, metadata: nil).backlit {
+        let contrast = SceneFlags(statistics: statistics, metadata: nil).backlitContrast
+        backlit = backlit ? contrast >= SunAwareExposure.backlitRelease : contrast >= SceneFlags.backlitThreshold
+        if backlit {
             // The dark foreground: cells where subjects stand within 1.5 EV of the darker fifth.
             let area = weightedCells(statistics) { cell, x, y in
                 kinds[cell] != lightSource && (0.15...0.85).contains(x) && y >= 0.3 ? 1 : 0
@@ -117,7 +124,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
             highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
         } else {
             let highlight = SunAwareExposure.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
-            highlightExcess = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
+            let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
+            // Let a larger earlier value fall slowly, so the decision cannot flip frame to frame.
+            highlightExcess = highlightExcess.map { max(measured, $0 - 0.25) } ?? measured
         }
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ 0.98.
         let needed = highlightExcess! + log2(target / 0.98)
