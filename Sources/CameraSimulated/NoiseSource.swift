@@ -1,3 +1,4 @@
+import CameraCore
 import Foundation
 
 /// Deterministic sensor noise: the same seed and frame give the same bytes.
@@ -59,22 +60,5 @@ struct NoiseModel {
         noisy.replace(with: white, where: noisy .> white)
         // Adding 1.5·2²³ leaves round(noisy) in the low mantissa bits: a rounding that vectorises.
         return unsafeBitCast(noisy + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
-    }
-}
-
-/// SplitMix64: a small, fast, well-mixed 64-bit generator (Steele, Lea & Flood 2014).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

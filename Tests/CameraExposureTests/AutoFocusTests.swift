@@ -136,7 +136,7 @@ import CameraCapture
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func findsANoisyPeak(seed: UInt64) throws {
-        var noise = FocusTestNoise(seed: seed)
+        var noise = SplitMix64(seed: seed)
         var focus = try AutoFocus(mode: .autoOnce)
         let peak = 0.1 + 0.8 * Double(seed) / 9
         let run = Self.drive(&focus, from: seed.isMultiple(of: 2) ? 0 : 1) { position in
@@ -156,7 +156,7 @@ import CameraCapture
     }
 
     @Test func flatNoiseFails() throws {
-        var noise = FocusTestNoise(seed: 9)
+        var noise = SplitMix64(seed: 9)
         var focus = try AutoFocus(mode: .autoOnce)
         let run = Self.drive(&focus, from: 0.62) { _ in 7 * (1 + 0.03 * noise.nextSigned()) }
         #expect(focus.state == .failed)
@@ -166,7 +166,7 @@ import CameraCapture
     @Test func turnsBackWhenTheFirstWayIsFlat() throws {
         // From 0.4 the search heads for infinity, where there is only noise on a slight (8 %) rise;
         // the peak is behind the start.
-        var noise = FocusTestNoise(seed: 3)
+        var noise = SplitMix64(seed: 3)
         var focus = try AutoFocus(mode: .autoOnce)
         let run = Self.drive(&focus, from: 0.4) { position in
             let offset = (position - 0.15) / 0.05
@@ -298,20 +298,8 @@ import CameraCapture
     }
 }
 
-/// A small deterministic generator for test noise.
-private struct FocusTestNoise {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in −1…1.
+extension SplitMix64 {
+    /// Uniform in −1…1, for test noise.
     mutating func nextSigned() -> Double {
         Double(next() >> 11) / Double(1 << 52) - 1
     }
