@@ -21,6 +21,8 @@ public struct AutoExposure: Sendable {
 
     public private(set) var mode: Mode = .continuousAuto
     public private(set) var state: AEState = .searching
+    /// The metered error of the last automatic frame in EV (positive: over-exposed).
+    public var evError: Double { algorithm.evError }
     public var program: ExposureProgram
     public let biasRange: ClosedRange<Double>
     /// Where the bias is now, and where it is heading.

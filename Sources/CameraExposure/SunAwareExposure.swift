@@ -16,6 +16,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// it from the subject's luminance.
     public var fixedIntent: Double?
     public private(set) var state: AEState = .searching
+    /// The last frame's exposure error in EV (positive: over-exposed), subject against its target.
+    public private(set) var evError = 0.0
     private var hasConverged = false
     /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
     /// highlights are not clipped, a lower bound while they are. Kept between frames so the
@@ -53,6 +55,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let gain = withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
         let current = metadata.totalExposure
         let error = log2(gain)
+        evError = -error
         let speed: Double
         switch abs(error) {
         case _ where !hasConverged: speed = 1

@@ -25,8 +25,8 @@ enum HelpCommand {
         Runs the camera and prints each frame's analysis: brightness (mean Rec.709 luma of the
         encoded image, 0…1), linear mean, metering error in EV, exposure time, ISO, clipped and sun
         fractions, and advice (--lang zh for Chinese). --metering: average, centre, spot, spot@x,y,
-        matrix or sun (sun-aware, the default). Until the exposure engine lands the exposure is
-        fixed: --shutter/--gain, else one computed from the scene's ground truth.
+        matrix or sun (sun-aware, the default); spot@x,y also meters the exposure there. The
+        sun-aware exposure engine drives the camera unless --shutter/--gain fix the exposure.
         --json prints one object per frame. Without --frames it runs until interrupted.
         """,
         "devices": """

@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraExposure
 import CameraMetering
 import CameraSimulated
 import Foundation
@@ -17,7 +18,7 @@ enum MeterCommand {
         let exposureTime: Double
         let iso: Double
         let evBias: Double
-        /// "locked" until the exposure engine drives the camera: the exposure is fixed.
+        /// searching, converged, or locked (a fixed --shutter/--gain).
         let aeState: String
         let clippedFraction: Double
         let sunFraction: Double
@@ -57,19 +58,32 @@ enum MeterCommand {
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
         let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
         try camera.setExposureBias(ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV"))
-        try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera).apply(to: camera)
+        // The exposure engine drives the camera unless the user fixes the exposure.
+        var engine: AutoExposure?
+        if shutter == nil && gain == nil {
+            let caps = camera.capabilities
+            var auto = AutoExposure(program: ExposureProgram(
+                durationRange: caps.exposureDuration.lowerBound...min(1 / camera.frameRate, caps.exposureDuration.upperBound),
+                analogueGainRange: caps.analogueGain, maximumDigitalGain: SimulatedCamera.digitalGainRange.upperBound))
+            try auto.setBias(bias)
+            if case .spot(let point, _) = metering { try auto.setExposurePoint(point) }
+            engine = auto
+        } else {
+            try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera).apply(to: camera)
+        }
 
         let live = !json && terminal.stdoutIsTTY
         if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.frameRate) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
-        let interrupted = try await Interrupt.runUntilInterrupted {
-            try await report(camera, options: options, terminal: terminal)
+        let interrupted = try await Interrupt.runUntilInterrupted { [engine] in
+            try await report(camera, engine: engine, options: options, terminal: terminal)
         }
         if live { terminal.print(interrupted ? "\nstopped" : "") }
     }
 
     /// Captures frames until `frameLimit` (or cancellation) and reports each one.
-    private static func report(_ camera: SimulatedCamera, options: Options, terminal: Terminal) async throws {
+    private static func report(_ camera: SimulatedCamera, engine: AutoExposure?, options: Options, terminal: Terminal) async throws {
+        var engine = engine
         var dropped = 0
         var rate = FrameRateMeter()
         var flicker = FlickerDetector()
@@ -87,13 +101,24 @@ enum MeterCommand {
             let statistics = try analyzer.analyze(frame.buffer)
             let flags = SceneFlags(statistics: statistics, metadata: frame.metadata,
                                    flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
-            let metered = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias)
+            var aeState = AEState.locked
+            var evError = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias).evError
+            if var auto = engine {
+                let settings = auto.update(statistics, metadata: frame.metadata, frameInterval: 1 / camera.frameRate)
+                try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
+                try camera.requestGain(settings.analogueGain)
+                try camera.setDigitalGain(settings.digitalGain)
+                try camera.setExposureBias(auto.bias.current)
+                aeState = auto.state
+                evError = auto.evError
+                engine = auto
+            }
             let fps = rate.tick()
             let report = FrameReport(
                 frame: frame.sequenceNumber, pts: frame.presentationTime.seconds, brightness: statistics.brightness,
-                linearMean: statistics.linearMean, evError: metered.evError,
+                linearMean: statistics.linearMean, evError: evError,
                 exposureTime: frame.metadata.exposureDuration.seconds, iso: frame.metadata.iso, evBias: frame.metadata.exposureBias,
-                aeState: "locked", clippedFraction: statistics.clippedFraction, sunFraction: statistics.highlights.sunFraction,
+                aeState: aeState.rawValue, clippedFraction: statistics.clippedFraction, sunFraction: statistics.highlights.sunFraction,
                 advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language), dropped: dropped)
             if options.json {
                 try terminal.json(report)
