@@ -269,17 +269,21 @@ struct EndToEndTests {
         }
     }
 
-    @Test("meter --ev shifts the reported bias and the exposure")
+    @Test("meter --ev ramps the bias in and the exposure engine follows it")
     func meterEV() throws {
-        func exposure(_ ev: String) throws -> (time: Double, bias: Double) {
-            let result = try CameraSunBinary.run(["meter", "--frames", "1", "--json", "--width", "160", "--height", "90", "--ev", ev])
+        func exposure(_ ev: String) throws -> (time: Double, bias: Double, state: String) {
+            let result = try CameraSunBinary.run(["meter", "--frames", "30", "--json", "--width", "160", "--height", "90",
+                                                  "--source", "sim:gray-card", "--ev", ev])
             #expect(result.exitCode == 0, "\(result)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            return (try #require(number(object["exposureTime"])), try #require(number(object["evBias"])))
+            let last = try #require(result.stdout.split(separator: "\n").last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            return (try #require(number(object["exposureTime"])), try #require(number(object["evBias"])),
+                    try #require(object["aeState"] as? String))
         }
         let base = try exposure("0"), darker = try exposure("-1")
         #expect(darker.bias == -1)
-        #expect(abs(darker.time / base.time - 0.5) < 0.01, "−1 EV halves the exposure: \(darker.time) vs \(base.time)")
+        #expect(base.state == "converged" && darker.state == "converged")
+        #expect(abs(darker.time / base.time - 0.5) < 0.05, "−1 EV halves the exposure: \(darker.time) vs \(base.time)")
     }
 
     @Test("help lists every command and exits 0")
