@@ -49,9 +49,7 @@ struct ClosedLoopEvaluation {
         var algorithm = algorithm
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: scene, format: format)
-        let caps = camera.capabilities
-        let program = ExposureProgram(durationRange: caps.exposureDuration.lowerBound...(1 / camera.frameRate),
-                                      analogueGainRange: caps.analogueGain, maximumDigitalGain: SimulatedCamera.digitalGainRange.upperBound)
+        let program = camera.exposureProgram
         let analyzer = FrameAnalyzer()
         var samples: [Sample] = []
         for index in 0..<frameCount {

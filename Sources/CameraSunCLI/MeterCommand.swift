@@ -61,10 +61,7 @@ enum MeterCommand {
         // The exposure engine drives the camera unless the user fixes the exposure.
         var engine: AutoExposure?
         if shutter == nil && gain == nil {
-            let caps = camera.capabilities
-            var auto = AutoExposure(program: ExposureProgram(
-                durationRange: caps.exposureDuration.lowerBound...min(1 / camera.frameRate, caps.exposureDuration.upperBound),
-                analogueGainRange: caps.analogueGain, maximumDigitalGain: SimulatedCamera.digitalGainRange.upperBound))
+            var auto = AutoExposure(program: camera.exposureProgram)
             try auto.setBias(bias)
             if case .spot(let point, _) = metering { try auto.setExposurePoint(point) }
             engine = auto
