@@ -16,7 +16,7 @@ import CameraCore
 /// ```
 extension WhiteBalanceGains {
     /// The largest gain a channel gets unless told otherwise.
-    public static let defaultMaximumGain = 8.0
+    public static let defaultMaximumGain = 16.0
 
     /// The gains that make a grey surface neutral under light of `temperature` kelvin and `tint`
     /// (thousandths of Δuv, positive greener). Throws, naming the range, for a temperature outside

@@ -27,7 +27,7 @@ extension SimulatedCamera {
         zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true)
 
     /// White-balance and digital gains accepted by the simulated processing.
-    public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...8
+    public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...16
     public static let digitalGainRange: ClosedRange<Double> = 1...16
 
     /// The aperture that makes the sensor model's sensitivity (0.1 of full scale per cd/m²·s at
