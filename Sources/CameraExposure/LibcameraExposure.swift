@@ -46,15 +46,9 @@ public struct LibcameraExposure: ExposureAlgorithm {
         var taken = 0.0, sum = 0.0
         for bin in stride(from: 255, through: 0, by: -1) where taken < wanted {
             let count = min(Double(histogram.counts[bin]), wanted - taken)
-            sum += count * decodeSRGB(Double(bin) / 255)
+            sum += count * SRGB.decode(Double(bin) / 255)
             taken += count
         }
         return taken > 0 ? sum / taken : 0
     }
-}
-
-/// The linear value of an sRGB-encoded value (0…1).
-func decodeSRGB(_ encoded: Double) -> Double {
-    let x = min(max(encoded, 0), 1)
-    return x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
 }

@@ -49,12 +49,6 @@ public struct SeedExposureLoop: ExposureAlgorithm {
         let cells = weightedCells(statistics, weight: weight)
         let total = cells.reduce(0) { $0 + $1.weight }
         guard total > 0 else { return statistics.brightness }
-        return cells.reduce(0) { $0 + $1.weight * srgbEncode($1.value) } / total
+        return cells.reduce(0) { $0 + $1.weight * SRGB.encode($1.value) } / total
     }
-}
-
-/// The sRGB encoding of a linear value (0…1).
-func srgbEncode(_ linear: Double) -> Double {
-    let x = min(max(linear, 0), 1)
-    return x <= 0.003_130_8 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055
 }

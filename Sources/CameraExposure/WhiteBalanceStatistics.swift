@@ -232,13 +232,7 @@ private struct ColourSampler {
             return rgb.max() >= 250.0 / 255 ? nil : rgb
         }
         guard max(encoded.0, encoded.1, encoded.2) < 250 else { return nil }
-        let curve = ColourSampler.linear
-        return SIMD3(curve[Int(encoded.0)], curve[Int(encoded.1)], curve[Int(encoded.2)])
-    }
-
-    /// The sRGB decoding of each 8-bit value.
-    private static let linear: [Double] = (0..<256).map { value in
-        let x = Double(value) / 255
-        return x <= 0.040_45 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+        let curve = SRGB.linearOf8Bit
+        return SIMD3(Double(curve[Int(encoded.0)]), Double(curve[Int(encoded.1)]), Double(curve[Int(encoded.2)]))
     }
 }

@@ -57,7 +57,7 @@ public struct FrameAnalyzer: Sendable {
             zones: ZoneGrid(cells: cells, columns: configuration.zoneColumns, rows: configuration.zoneRows),
             cells: cells,
             rowMeans: rowMeans,
-            highlights: HighlightMask(cells: cells, medianLinear: TransferCurve.decode(histogram.percentile(0.5))))
+            highlights: HighlightMask(cells: cells, medianLinear: SRGB.decode(histogram.percentile(0.5))))
     }
 
     private static func nearestPixel(_ range: Range<Int>, _ count: Int) -> Range<Int> {

@@ -29,8 +29,8 @@ public struct FrameStatistics: Sendable {
     /// Stops between the 2nd and 98th percentile of linear luminance (the darker end floored at
     /// one 8-bit step, so a black frame reads as about 12 stops, not infinity).
     public var dynamicRange: Double {
-        let low = max(TransferCurve.decode(histogram.percentile(0.02)), Double(TransferCurve.linear[1]))
-        let high = max(TransferCurve.decode(histogram.percentile(0.98)), low)
+        let low = max(SRGB.decode(histogram.percentile(0.02)), Double(SRGB.linearOf8Bit[1]))
+        let high = max(SRGB.decode(histogram.percentile(0.98)), low)
         return log2(high / low)
     }
 }

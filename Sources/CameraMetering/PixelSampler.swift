@@ -118,5 +118,5 @@ private func fullRangeMean(_ sum: Int, count: Int, range: YCbCrRange) -> Float {
 @inline(__always)
 private func decode(_ y: UInt8, cb: UInt8, cr: UInt8, range: YCbCrRange) -> (red: UInt8, green: UInt8, blue: UInt8, luma: UInt8) {
     let rgb = BT709.decode(y: y, cb: cb, cr: cr, range: range)
-    return (rgb.red, rgb.green, rgb.blue, range == .video ? TransferCurve.fullRange(videoLuma: y) : y)
+    return (rgb.red, rgb.green, rgb.blue, range == .video ? LumaRange.fullRange(videoLuma: y) : y)
 }

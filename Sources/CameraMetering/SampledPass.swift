@@ -49,7 +49,7 @@ struct SampledPass {
         let cellRowStart = sampledRow * cellRows / sampledRows * cellColumns
         var rowChannels = SIMD4<Float>()
         let (firstColumn, step, cellColumns) = (columns.lowerBound, self.step, self.cellColumns)
-        TransferCurve.linear.withUnsafeBufferPointer { linear in
+        SRGB.linearOf8Bit.withUnsafeBufferPointer { linear in
             spanStarts.withUnsafeBufferPointer { spanStarts in
                 histograms.withUnsafeMutableBufferPointer { histograms in
                     linearSums.withUnsafeMutableBufferPointer { sums in

@@ -99,12 +99,12 @@ struct GroundTruthReading {
 
     init(_ buffer: PixelBuffer, truth: SimulatedGroundTruth) {
         let rgb = buffer.rgb8()
-        let linear = (0..<256).map { ToneCurve.sRGB.decode(Double($0) / 255) }
+        let linear = SRGB.linearOf8Bit
         var subjectSum = 0.0, subjectCount = 0, clipped = 0, others = 0
         for i in 0..<(buffer.width * buffer.height) {
             let (r, g, b) = (Int(rgb[i * 3]), Int(rgb[i * 3 + 1]), Int(rgb[i * 3 + 2]))
             if truth.subjectMask[i] == 1 {
-                subjectSum += 0.2126 * linear[r] + 0.7152 * linear[g] + 0.0722 * linear[b]
+                subjectSum += Double(BT709.redWeight * linear[r] + BT709.greenWeight * linear[g] + BT709.blueWeight * linear[b])
                 subjectCount += 1
             }
             if truth.sunMask[i] == 0 {
