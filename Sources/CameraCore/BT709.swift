@@ -29,6 +29,14 @@ public enum BT709 {
         return (byte(red), byte(green), byte(blue))
     }
 
+    /// Full-range 8-bit Y' of 8-bit R'G'B' in integers (weights 54, 183, 19 out of 256), for
+    /// per-pixel loops.
+    @inlinable @inline(__always)
+    public static func luma8(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
+        let weighted: UInt32 = 54 &* UInt32(red) &+ 183 &* UInt32(green) &+ 19 &* UInt32(blue)
+        return UInt8(truncatingIfNeeded: (weighted &+ 128) >> 8)
+    }
+
     /// Rounds and clamps to 0…255 (through Int32: the direct Float → UInt8 conversion is a slow
     /// generic call here).
     @inlinable

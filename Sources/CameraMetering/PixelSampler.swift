@@ -48,8 +48,7 @@ struct BGRASampler: PixelSampler {
     func sample(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, luma: UInt8) {
         let pixel = pixels.row(y) + x &* 4
         let (blue, green, red) = (pixel[0], pixel[1], pixel[2])
-        let weighted: UInt32 = 54 &* UInt32(red) &+ 183 &* UInt32(green) &+ 19 &* UInt32(blue)
-        return (red, green, blue, UInt8(truncatingIfNeeded: (weighted &+ 128) >> 8))
+        return (red, green, blue, BT709.luma8(red: red, green: green, blue: blue))
     }
 }
 

@@ -85,7 +85,12 @@ func medianMilliseconds(runs: Int, progress: (Int) -> Void = { _ in }, _ body: (
     for run in 0..<max(runs, 1) {
         let elapsed = try await clock.measure(body)
         progress(run + 1)
-        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15)
+        times.append(elapsed.seconds * 1000)
     }
     return times.sorted()[times.count / 2]
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

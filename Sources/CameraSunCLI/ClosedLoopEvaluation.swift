@@ -102,14 +102,15 @@ struct GroundTruthReading {
         let linear = SRGB.linearOf8Bit
         var subjectSum = 0.0, subjectCount = 0, clipped = 0, others = 0
         for i in 0..<(buffer.width * buffer.height) {
-            let (r, g, b) = (Int(rgb[i * 3]), Int(rgb[i * 3 + 1]), Int(rgb[i * 3 + 2]))
+            let (red, green, blue) = (rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2])
+            let (r, g, b) = (Int(red), Int(green), Int(blue))
             if truth.subjectMask[i] == 1 {
                 subjectSum += Double(BT709.redWeight * linear[r] + BT709.greenWeight * linear[g] + BT709.blueWeight * linear[b])
                 subjectCount += 1
             }
             if truth.sunMask[i] == 0 {
                 others += 1
-                if (54 * r + 183 * g + 19 * b + 128) >> 8 >= 250 { clipped += 1 }
+                if BT709.luma8(red: red, green: green, blue: blue) >= 250 { clipped += 1 }
             }
         }
         subjectLinearMean = subjectCount > 0 ? subjectSum / Double(subjectCount) : 0

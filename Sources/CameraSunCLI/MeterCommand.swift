@@ -98,8 +98,7 @@ enum MeterCommand {
             let statistics = try analyzer.analyze(frame.buffer)
             let flags = SceneFlags(statistics: statistics, metadata: frame.metadata,
                                    flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
-            var aeState = AEState.locked
-            var evError = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias).evError
+            let aeState: AEState, evError: Double
             if var auto = engine {
                 let settings = auto.update(statistics, metadata: frame.metadata, frameInterval: 1 / camera.frameRate)
                 try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
@@ -109,6 +108,9 @@ enum MeterCommand {
                 aeState = auto.state
                 evError = auto.evError
                 engine = auto
+            } else {
+                aeState = .locked
+                evError = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias).evError
             }
             let fps = rate.tick()
             let report = FrameReport(
@@ -150,6 +152,6 @@ struct FrameRateMeter {
         times.removeAll { now - $0 > .seconds(1) }
         guard let first = times.first, times.count > 1 else { return 0 }
         let span = now - first
-        return Double(times.count - 1) / (Double(span.components.seconds) + Double(span.components.attoseconds) * 1e-18)
+        return Double(times.count - 1) / span.seconds
     }
 }
