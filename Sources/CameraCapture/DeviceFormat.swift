@@ -12,11 +12,6 @@ public struct FrameRateRange: Sendable, Hashable {
     }
 
     public func contains(_ rate: Double) -> Bool { rate >= minimum && rate <= maximum }
-
-    /// The shortest frame duration (at the maximum rate) as an exact time.
-    public var minimumFrameDuration: MediaTime { MediaTime.frameDuration(forRate: maximum) }
-    /// The longest frame duration (at the minimum rate) as an exact time.
-    public var maximumFrameDuration: MediaTime { MediaTime.frameDuration(forRate: minimum) }
 }
 
 /// One way a device can deliver frames: a size, a pixel format and the frame rates possible.

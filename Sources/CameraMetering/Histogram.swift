@@ -25,13 +25,4 @@ public struct Histogram: Sendable, Hashable {
     public func fraction(in range: ClosedRange<Int>) -> Double {
         total > 0 ? Double(counts[range].reduce(0, +)) / Double(total) : 0
     }
-
-    /// The histogram merged into `bins` equal bins (e.g. 64 for the viewfinder), as fractions.
-    public func downsampled(to bins: Int) -> [Double] {
-        precondition(bins > 0 && 256 % bins == 0, "bins must divide 256")
-        let width = 256 / bins
-        return (0..<bins).map { bin in
-            total > 0 ? Double(counts[(bin * width)..<((bin + 1) * width)].reduce(0, +)) / Double(total) : 0
-        }
-    }
 }

@@ -5,9 +5,6 @@ import CameraCore
 /// nothing else (a psadbw byte sum in C, AVX2 when the CPU has it). Any analysis that looks at every
 /// pixel pays at least this, so ours ÷ this says how far the analysis is from the memory-bound floor.
 enum MemoryReadPeer {
-    /// Whether the C kernel takes its AVX2 path on this CPU (else SSE2, or plain C off x86-64).
-    static var usesAVX2: Bool { cbp_memory_read_uses_avx2() != 0 }
-
     /// Median milliseconds to read one frame, taking `frames` in turn (see `MeteringBenchmark`
     /// for why there are many), and the byte sum of the last frame read, which keeps the reads
     /// observable.

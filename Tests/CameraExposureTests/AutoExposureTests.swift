@@ -122,6 +122,18 @@ struct AutoExposureTests {
         #expect(throws: ValueOutOfRangeError.self) { try engine.setBias(9) }
     }
 
+    @Test("A bias ramp can be cancelled where it is")
+    func cancelRamp() throws {
+        var engine = AutoExposure(program: ExposureProgram(durationRange: (1.0 / 8000)...(1.0 / 30), analogueGainRange: 1...64))
+        try engine.setBias(4)
+        let statistics = try FrameAnalyzer().analyze(try PixelBuffer(format: .gray8, width: 16, height: 12))
+        let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 100), analogueGain: 1, baseISO: 50)
+        for _ in 0..<15 { _ = engine.update(statistics, metadata: metadata, frameInterval: 1.0 / 30) }
+        engine.cancelBiasRamp()
+        #expect(abs(engine.bias.current - 2) < 1e-9)                 // 15 frames at 4 EV/s
+        #expect(engine.bias.target == engine.bias.current)
+    }
+
     @Test("The watchdog restarts a camera left at 1/8000 s in the dark, and says why")
     func watchdog() async throws {
         let camera = try Self.camera(.nightStreet)
