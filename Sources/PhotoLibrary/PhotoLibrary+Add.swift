@@ -1,0 +1,80 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// Stores `bytes` (Data or [UInt8]) as a new asset and returns its catalogue entry.
+    ///
+    /// In order: the arguments and the free space are checked (nothing is written when they fail),
+    /// the file is written under a temporary name in its dated folder, flushed and renamed into
+    /// place, the folder is flushed, and then the row is committed. If the row cannot be committed
+    /// the file stays (the error says where) and `repair()` catalogues it.
+    ///
+    /// - Parameters:
+    ///   - fileExtension: 1–8 lowercase letters or digits, e.g. `jpg`.
+    ///   - createdAt: when the photo was taken; kept to the millisecond; it picks the dated folder.
+    ///   - meteringStatistics: a JSON text, stored as it is.
+    public func add(
+        _ bytes: some ContiguousBytes, kind: Asset.Kind = .photo, fileExtension: String = "jpg",
+        createdAt: Date = Date(), width: Int, height: Int, exposure: Asset.Exposure? = nil,
+        meteringStatistics: String? = nil
+    ) throws(PhotoLibraryError) -> Asset {
+        try Self.validate(fileExtension: fileExtension, width: width, height: height, exposure: exposure,
+                          meteringStatistics: meteringStatistics)
+        let (byteCount, sha256) = bytes.withUnsafeBytes { ($0.count, SHA256.hash($0).hexadecimal) }
+        try checkCapacity(forBytes: byteCount)
+
+        let created = Date(millisecondsSince1970: createdAt.millisecondsSince1970)
+        let folder = layout.folder(for: created)
+        let id = layout.makeID(for: created)
+        let name = "\(id).\(fileExtension)"
+        let asset = Asset(id: id, kind: kind, path: "\(folder)/\(name)", createdAt: created, width: width,
+                          height: height, byteCount: byteCount, exposure: exposure,
+                          meteringStatistics: meteringStatistics, sha256: sha256, state: .ok)
+        let folderPath = absolutePath(folder)
+        let pending: PendingFile
+        do {
+            try FileOperations.createDirectories(folder, under: directory.path)
+            pending = try PendingFile(temporaryPath: "\(folderPath)/\(LibraryLayout.temporaryName(for: name))")
+            let published = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemCallError) in
+                    try pending.publish(buffer, as: absolutePath(asset.path), in: folderPath)
+                }
+            }
+            try published.get()
+        } catch {
+            throw PhotoLibraryError(error, advice: "check that the disk is writable and not full, "
+                + "or choose another directory with --library DIR")
+        }
+        do {
+            try withCatalog { catalog throws(SQLiteError) in try catalog.insert(asset) }
+        } catch {
+            throw PhotoLibraryError(error.kind, "the photo was saved as \(absolutePath(asset.path)) but not catalogued "
+                + "(\(error.description)); run `camerasun library repair` to catalogue it")
+        }
+        // The file stays locked until its row is committed, so `verify` never takes it for an orphan.
+        withExtendedLifetime(pending) {}
+        return asset
+    }
+
+    /// Throws `.invalidArgument` naming the first argument `add` cannot store.
+    private static func validate(fileExtension: String, width: Int, height: Int, exposure: Asset.Exposure?,
+                                 meteringStatistics: String?) throws(PhotoLibraryError) {
+        guard (1...8).contains(fileExtension.count),
+              fileExtension.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber) }) else {
+            throw PhotoLibraryError(.invalidArgument, "file extension \"\(fileExtension)\" is not 1–8 lowercase "
+                + "letters or digits — pass one such as \"jpg\"")
+        }
+        guard width > 0, height > 0 else {
+            throw PhotoLibraryError(.invalidArgument, "dimensions \(width)×\(height) are not positive — "
+                + "pass the image's width and height in pixels")
+        }
+        if let exposure, ![exposure.exposureTime, exposure.iso, exposure.evBias].allSatisfy(\.isFinite) {
+            throw PhotoLibraryError(.invalidArgument, "exposure time \(exposure.exposureTime), ISO \(exposure.iso) "
+                + "and EV bias \(exposure.evBias) must all be finite numbers — pass the values the frame was taken with")
+        }
+        if let meteringStatistics,
+           (try? JSONSerialization.jsonObject(with: Data(meteringStatistics.utf8), options: .fragmentsAllowed)) == nil {
+            throw PhotoLibraryError(.invalidArgument, "the metering statistics are not valid JSON: "
+                + "\"\(meteringStatistics.prefix(80))\" — pass a JSON text such as {\"mean\":0.18}")
+        }
+    }
+}

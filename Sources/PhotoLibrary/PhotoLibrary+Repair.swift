@@ -1,0 +1,107 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// Makes the catalogue and the files agree again, losing no photo:
+    /// - an orphan file that is a complete JPEG (SOI … EOI) gets a row: dimensions from its frame
+    ///   header, SHA-256 computed, created at its modification time, exposure unknown; its name
+    ///   (without extension) becomes its id unless that id is taken;
+    /// - an orphan that is not a complete JPEG moves to `Unrecognised/` under the same relative path;
+    /// - a temporary file of an interrupted write is removed (its bytes never reached a final name);
+    /// - a row whose file is gone is marked `missing`, one whose bytes changed `damaged`, and one
+    ///   marked so earlier whose intact file is back `ok`. Rows are never deleted, so the catalogue
+    ///   keeps a record (id, time, hash) of what was lost and recognises a restored file.
+    ///
+    /// Unreadable files are left alone and listed in `unrepaired`. Afterwards `verify()` is clean
+    /// unless something is unrepaired.
+    public func repair() throws(PhotoLibraryError) -> RepairReport {
+        var actions: [RepairReport.Action] = []
+        var unrepaired: [VerificationReport.Issue] = []
+        for issue in try verify().issues {
+            let action: RepairReport.Action? = switch issue.kind {
+            case .missingFile: try mark(issue, .missing, as: .markedMissing)
+            case .hashMismatch: try mark(issue, .damaged, as: .markedDamaged)
+            case .restoredFile: try mark(issue, .ok, as: .markedOK)
+            case .orphanFile: try adoptOrphan(issue.path)
+            case .incompleteFile: try removeIncomplete(issue.path)
+            case .unreadableFile: nil
+            }
+            if let action { actions.append(action) } else { unrepaired.append(issue) }
+        }
+        return RepairReport(directory: directory.path, actions: actions, unrepaired: unrepaired)
+    }
+
+    /// Records the state `verify` observed for the issue's asset.
+    private func mark(_ issue: VerificationReport.Issue, _ state: Asset.State,
+                      as kind: RepairReport.ActionKind) throws(PhotoLibraryError) -> RepairReport.Action? {
+        guard let id = issue.assetID else { return nil }
+        try withCatalog { catalog throws(SQLiteError) in try catalog.setState(state, id: id) }
+        return RepairReport.Action(kind: kind, path: issue.path, assetID: id, detail: issue.detail)
+    }
+
+    /// Catalogues the orphan at `path` if it is a complete JPEG, else quarantines it; nil when a
+    /// writer took it over or it cannot be read.
+    private func adoptOrphan(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action? {
+        guard case .abandoned(let lock) = try ownership(of: path) else { return nil }
+        return try withExtendedLifetime(lock) { () throws(PhotoLibraryError) -> RepairReport.Action? in
+            let bytes: [UInt8]
+            let modified: Double
+            do {
+                bytes = try lock.readAll()
+                modified = try lock.modificationTime()
+            } catch {
+                return nil
+            }
+            guard let jpeg = JPEGStructure(bytes) else { return try quarantine(path) }
+            let created = Date(millisecondsSince1970: Date(timeIntervalSince1970: modified).millisecondsSince1970)
+            let name = (path as NSString).lastPathComponent
+            let stem = (name as NSString).deletingPathExtension
+            let sha256 = bytes.withUnsafeBytes { SHA256.hash($0).hexadecimal }
+            let asset = try withCatalog { catalog throws(SQLiteError) -> Asset in
+                let stemIsFree = try Self.isUsableID(stem) ? catalog.asset(id: stem) == nil : false
+                let id = stemIsFree ? stem : layout.makeID(for: created)
+                let asset = Asset(id: id, kind: .photo, path: path, createdAt: created, width: jpeg.width,
+                                  height: jpeg.height, byteCount: bytes.count, exposure: nil,
+                                  meteringStatistics: nil, sha256: sha256, state: .ok)
+                try catalog.insert(asset)
+                return asset
+            }
+            return RepairReport.Action(kind: .catalogued, path: path, assetID: asset.id,
+                                       detail: "a \(jpeg.width)×\(jpeg.height) JPEG of \(bytes.count) bytes")
+        }
+    }
+
+    /// Moves the file at `path` to the same relative path under `Unrecognised/`, adding a random
+    /// suffix when that name is taken.
+    private func quarantine(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action {
+        var destination = "\(LibraryLayout.unrecognisedFolder)/\(path)"
+        do {
+            try FileOperations.createDirectories((destination as NSString).deletingLastPathComponent, under: directory.path)
+            if try FileOperations.entryKind(absolutePath(destination)) != .none {
+                destination += "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            }
+            try FileOperations.move(absolutePath(path), to: absolutePath(destination))
+        } catch {
+            throw PhotoLibraryError(error, advice: "move or delete it by hand, then run repair again")
+        }
+        return RepairReport.Action(kind: .quarantined, path: path, assetID: nil,
+                                   detail: "not a complete JPEG; moved to \(destination)")
+    }
+
+    /// Removes the temporary file at `path` if no live writer holds it.
+    private func removeIncomplete(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action? {
+        guard case .abandoned(let lock) = try ownership(of: path) else { return nil }
+        do {
+            try withExtendedLifetime(lock) { () throws(SystemCallError) in try FileOperations.remove(absolutePath(path)) }
+        } catch {
+            throw PhotoLibraryError(error, advice: "remove it by hand")
+        }
+        return RepairReport.Action(kind: .removedIncomplete, path: path, assetID: nil,
+                                   detail: "removed a temporary file left by an interrupted write")
+    }
+
+    /// Whether a file name may serve as an asset id: 1–128 ASCII letters, digits, `-` or `_`.
+    private static func isUsableID(_ name: String) -> Bool {
+        (1...128).contains(name.utf8.count)
+            && name.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}

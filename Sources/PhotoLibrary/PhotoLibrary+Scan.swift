@@ -1,0 +1,78 @@
+/// The files found in a library's dated folders, as paths relative to the library.
+struct DatedFolderScan {
+    /// Complete files (not hidden).
+    var files: [String] = []
+    /// Temporary files of writes in progress or interrupted.
+    var temporaries: [String] = []
+}
+
+/// Who holds a file that had no catalogue row when the rows were read.
+enum FileOwnership {
+    /// No process holds it and it still has no row: it was left behind. The lock keeps writers
+    /// and other repairs off it while it is held.
+    case abandoned(FileLock)
+    /// A live writer holds it.
+    case busy
+    /// Its writer committed its row meanwhile.
+    case catalogued
+    /// It disappeared since the folder was listed.
+    case gone
+    /// It could not be opened or locked, for `reason`.
+    case unreadable(String)
+}
+
+extension PhotoLibrary {
+    /// Lists the regular files in the dated folders `YYYY/MM/DD/`; other entries are ignored.
+    func scanDatedFolders() throws(PhotoLibraryError) -> DatedFolderScan {
+        var scan = DatedFolderScan()
+        do {
+            for year in try datedFolders(in: "", digits: 4) {
+                for month in try datedFolders(in: year, digits: 2) {
+                    for day in try datedFolders(in: "\(year)/\(month)", digits: 2) {
+                        let folder = "\(year)/\(month)/\(day)"
+                        for name in try FileOperations.entries(of: absolutePath(folder))
+                        where try FileOperations.entryKind(absolutePath("\(folder)/\(name)")) == .regularFile {
+                            if LibraryLayout.isTemporary(name) {
+                                scan.temporaries.append("\(folder)/\(name)")
+                            } else if !name.hasPrefix(".") {
+                                scan.files.append("\(folder)/\(name)")
+                            }
+                        }
+                    }
+                }
+            }
+        } catch {
+            throw PhotoLibraryError(error, advice: "check the library folder's permissions and the disk")
+        }
+        return scan
+    }
+
+    /// Finds out who holds the file at the relative `path`, which had no catalogue row: it is
+    /// locked without waiting, then the catalogue is asked again, under the lock, for its row.
+    func ownership(of path: String) throws(PhotoLibraryError) -> FileOwnership {
+        let attempt: FileLock.Attempt
+        do {
+            attempt = try FileLock.tryLock(absolutePath(path))
+        } catch {
+            return .unreadable("cannot \(error.operation) it: \(error.reason)")
+        }
+        switch attempt {
+        case .busy: return .busy
+        case .vanished: return .gone
+        case .acquired(let lock):
+            let row = try withCatalog { catalog throws(SQLiteError) in try catalog.asset(path: path) }
+            return row == nil ? .abandoned(lock) : .catalogued
+        }
+    }
+
+    /// The sub-folders of the relative `folder` whose names are `digits` decimal digits.
+    private func datedFolders(in folder: String, digits: Int) throws(SystemCallError) -> [String] {
+        let path = folder.isEmpty ? directory.path : absolutePath(folder)
+        var folders: [String] = []
+        for name in try FileOperations.entries(of: path)
+        where name.utf8.count == digits && name.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            if try FileOperations.entryKind("\(path)/\(name)") == .directory { folders.append(name) }
+        }
+        return folders
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// A directory of photos in dated folders (`YYYY/MM/DD/`) with a SQLite catalogue
+/// (`catalog.sqlite`) that never loses a photo.
+///
+/// `add` writes each file atomically and durably (temporary file → fsync → rename → fsync of the
+/// folder) and only then commits its catalogue row. A crash between the steps leaves nothing, a
+/// temporary file, or a complete file without a row — which `verify()` reports and `repair()`
+/// catalogues — never a row without its file.
+///
+/// Thread-safe: files are written concurrently and the catalogue connection is used under a mutex.
+/// Several processes may share a library (SQLite write-ahead log with a busy timeout; files being
+/// written are flock'ed, so another process's `verify` leaves them alone).
+public final class PhotoLibrary: Sendable {
+    /// The library directory.
+    public let directory: URL
+    let layout: LibraryLayout
+    private let capacityProvider: any VolumeCapacityProvider
+    private let catalog: Mutex<Catalog>
+
+    /// Opens the library in `directory`, creating the directory and its catalogue when absent.
+    /// Dated folders and ids use `timeZone`; `capacityProvider` reports the volume's free space.
+    public init(directory: URL, timeZone: TimeZone = .current,
+                capacityProvider: any VolumeCapacityProvider = SystemVolumeCapacity()) throws(PhotoLibraryError) {
+        self.directory = directory.standardizedFileURL
+        layout = LibraryLayout(timeZone: timeZone)
+        self.capacityProvider = capacityProvider
+        let root = self.directory.path
+        do {
+            try FileOperations.createDirectories(root, under: "")
+        } catch {
+            throw PhotoLibraryError(error, advice: "choose a writable location with --library DIR")
+        }
+        let catalogPath = "\(root)/\(LibraryLayout.catalogName)"
+        do {
+            catalog = Mutex(try Catalog(path: catalogPath))
+        } catch {
+            throw PhotoLibraryError(error, catalog: catalogPath)
+        }
+    }
+
+    /// Where a library lives unless the user names one: `$XDG_PICTURES_DIR/CameraSun` when that
+    /// variable holds an absolute path, else `$HOME/Pictures/CameraSun`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let pictures = environment["XDG_PICTURES_DIR"], pictures.hasPrefix("/") {
+            return URL(fileURLWithPath: pictures, isDirectory: true).appendingPathComponent("CameraSun", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent("Pictures", isDirectory: true)
+            .appendingPathComponent("CameraSun", isDirectory: true)
+    }
+
+    /// Throws unless the library's volume is writable and has room for `byteCount` bytes plus the
+    /// reserve (`VolumeCapacity.reserveBytes`). `add` calls it first; a camera calls it before
+    /// capturing, with an estimate of the photo's size, so a full disk fails before the shutter.
+    public func checkCapacity(forBytes byteCount: Int) throws(PhotoLibraryError) {
+        let capacity = try capacityProvider.capacity(ofVolumeAt: directory.path)
+        guard capacity.isWritable else {
+            throw PhotoLibraryError(.readOnly, "cannot write to the photo library \(directory.path): it is read-only "
+                + "(a read-only file system or no write permission) — remount it read-write, make it writable, "
+                + "or choose another directory with --library DIR")
+        }
+        let needed = Int64(byteCount) + capacity.reserveBytes
+        guard capacity.availableBytes >= needed else {
+            throw PhotoLibraryError(.insufficientSpace, "not enough free space in the photo library \(directory.path): "
+                + "\(Self.size(capacity.availableBytes)) free, \(Self.size(needed)) needed "
+                + "(\(byteCount) bytes for the file + \(capacity.reserveBytes) bytes kept in reserve) — "
+                + "free some space on that disk or choose another directory with --library DIR")
+        }
+    }
+
+    /// Every asset, oldest first.
+    public func list() throws(PhotoLibraryError) -> [Asset] {
+        try withCatalog { catalog throws(SQLiteError) in try catalog.all() }
+    }
+
+    /// The asset with `id`; throws `.notFound` naming the id when there is none.
+    public func asset(id: String) throws(PhotoLibraryError) -> Asset {
+        guard let asset = try withCatalog({ catalog throws(SQLiteError) in try catalog.asset(id: id) }) else {
+            throw PhotoLibraryError(.notFound, "no asset with id \"\(id)\" in the photo library \(directory.path)"
+                + " — `camerasun library list` shows the ids")
+        }
+        return asset
+    }
+
+    /// Where `asset`'s file is.
+    public func fileURL(for asset: Asset) -> URL {
+        directory.appendingPathComponent(asset.path, isDirectory: false)
+    }
+
+    /// The absolute path of a library-relative path.
+    func absolutePath(_ relativePath: String) -> String {
+        "\(directory.path)/\(relativePath)"
+    }
+
+    /// Runs `body` with the catalogue under the mutex, turning SQLite errors into library errors.
+    func withCatalog<Result: Sendable>(
+        _ body: (Catalog) throws(SQLiteError) -> Result
+    ) throws(PhotoLibraryError) -> Result {
+        do {
+            return try catalog.withLock { (catalog: inout sending Catalog) throws(SQLiteError) -> Result in
+                try body(catalog)
+            }
+        } catch {
+            throw PhotoLibraryError(error, catalog: absolutePath(LibraryLayout.catalogName))
+        }
+    }
+
+    /// `bytes` with the exact count and the binary prefix that suits them, e.g. "1048576 bytes (1.0 MiB)".
+    private static func size(_ bytes: Int64) -> String {
+        let mebibytes = Double(bytes) / Double(1 << 20)
+        return "\(bytes) bytes (\((mebibytes * 10).rounded() / 10) MiB)"
+    }
+}

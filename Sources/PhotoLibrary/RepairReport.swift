@@ -1,0 +1,37 @@
+/// What `PhotoLibrary.repair()` changed, for `camerasun library repair [--json]`. Field names are
+/// stable.
+public struct RepairReport: Sendable, Hashable, Codable {
+    /// One change made to the catalogue or the files.
+    public typealias Action = ReportEntry<ActionKind>
+
+    /// What was changed.
+    public enum ActionKind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// An orphan JPEG got a catalogue row (dimensions from its frame header, hash computed,
+        /// exposure unknown).
+        case catalogued
+        /// An orphan that is not a complete JPEG was moved to `Unrecognised/` with the same
+        /// relative path, out of the dated folders but not deleted.
+        case quarantined
+        /// A temporary file of an interrupted write was removed.
+        case removedIncomplete
+        /// An asset whose file is gone was marked `missing` (its row is kept as a record).
+        case markedMissing
+        /// An asset whose bytes changed was marked `damaged` (the file is kept).
+        case markedDamaged
+        /// An asset recorded missing or damaged whose intact file is back was marked `ok`.
+        case markedOK
+    }
+
+    /// The library directory that was repaired.
+    public let directory: String
+    /// The changes made, in the order they were made; `path` is where the file was before a move.
+    public let actions: [Action]
+    /// Issues left as they were: unreadable files, and files a live writer took over meanwhile.
+    public let unrepaired: [VerificationReport.Issue]
+
+    public init(directory: String, actions: [Action], unrepaired: [VerificationReport.Issue]) {
+        self.directory = directory
+        self.actions = actions
+        self.unrepaired = unrepaired
+    }
+}
