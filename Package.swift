@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
         .target(
             name: "CameraSunCLI",
-            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
+            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CBenchPeers"]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
 

@@ -10,6 +10,7 @@ enum HelpCommand {
       devices       list cameras with their formats and control ranges
       scene list    list the built-in simulated scenes
       scene render  render one frame of a scene to a PNG
+      library       the photo library: list, show ID, verify, repair
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis)
       help COMMAND  show a command's options
 
@@ -47,6 +48,14 @@ enum HelpCommand {
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
         --frames sets the number of timed runs (median reported).
+        """,
+        "library": """
+        usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]
+        The photo library (default $XDG_PICTURES_DIR/CameraSun, else ~/Pictures/CameraSun): list
+        the catalogued assets, show one, verify files against the catalogue (missing files, orphan
+        files, hash mismatches, files left half-written; exit 1 when a problem is found), and
+        repair what can be repaired (orphan photos are catalogued, half-written files removed,
+        rows whose file is gone marked missing — no row is ever deleted).
         """,
         "help": "usage: camerasun help [COMMAND]",
     ]
