@@ -13,6 +13,9 @@ let package = Package(
         // C libraries
         .target(name: "CStb", path: "Sources/CStb"),
         .target(name: "CBenchPeers", path: "Sources/CBenchPeers"),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
@@ -22,7 +25,7 @@ let package = Package(
         ),
         .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
