@@ -17,6 +17,9 @@ let package = Package(
             name: "CSQLite3", path: "Sources/CSQLite3",
             pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
@@ -26,7 +29,7 @@ let package = Package(
         ),
         .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]

@@ -1,3 +1,5 @@
+import CameraCore
+
 /// Why an image could not be read, decoded, encoded or written. The description says what failed,
 /// with the offending value, and what to do about it.
 public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -19,6 +21,9 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         case encodingFailed
         /// The output file could not be written.
         case unwritable
+        /// A setting or metadata value is outside what the format can hold (a JPEG quality of 0,
+        /// a latitude of 91°).
+        case invalidSetting
     }
 
     public let kind: Kind
@@ -27,5 +32,10 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
     init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
+    }
+
+    /// An `invalidSetting` error naming `setting`, its value and the range it must lie in.
+    static func outOfRange(_ setting: String, _ value: Double, _ range: ClosedRange<Double>, unit: String = "") -> CodecError {
+        CodecError(.invalidSetting, ValueOutOfRangeError(setting: setting, value: value, range: range, unit: unit).description)
     }
 }

@@ -1,0 +1,24 @@
+import CameraCore
+
+/// Photos: a JPEG with its EXIF block and an embedded thumbnail.
+extension JPEGEncoder {
+    /// The bounds the EXIF thumbnail is fitted into (the size EXIF recommends).
+    public static let exifThumbnailBounds = PixelSize(width: 160, height: 120)
+
+    /// A JPEG photo file: SOI, the EXIF APP1 segment describing `exif` (with a thumbnail and the
+    /// buffer's dimensions), then the compressed image — assembled in one output buffer.
+    public func encode(_ buffer: PixelBuffer, quality: Int, exif: ExifMetadata) throws(CodecError) -> [UInt8] {
+        try Self.validate(quality)
+        let thumbnail = try encodedThumbnail(of: buffer)
+        let segment = try ExifWriter.app1Segment(for: exif, pixelSize: PixelSize(width: buffer.width, height: buffer.height),
+                                                 thumbnail: thumbnail)
+        return try compress(buffer, quality: quality) { jpeg throws(CodecError) in try ExifWriter.inserting(segment, into: jpeg) }
+    }
+
+    /// A small JPEG of `buffer` shrunk by a box filter to fit `bounds` (aspect ratio kept), for
+    /// EXIF thumbnails and photo lists.
+    public func encodedThumbnail(of buffer: PixelBuffer, fitting bounds: PixelSize = exifThumbnailBounds,
+                                 quality: Int = 80) throws(CodecError) -> [UInt8] {
+        try encode(ThumbnailScaler.scaled(buffer, fitting: bounds), quality: quality)
+    }
+}
