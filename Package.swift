@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// CameraSun: a camera engine and app whose auto-exposure handles the sun in frame.
-/// Layers (see ARCHITECTURE.md): CameraCore ← CameraMetering ← CameraCapture ← CameraSimulated,
+/// Layers (see ARCHITECTURE.md): CameraCore ← CameraMetering ← CameraExposure ← CameraCapture ← CameraSimulated,
 /// C libraries wrapped by one target each and imported only by the module that owns them.
 let package = Package(
     name: "CameraSun",
@@ -20,8 +20,8 @@ let package = Package(
             name: "CameraMetering", dependencies: ["CameraCore"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
