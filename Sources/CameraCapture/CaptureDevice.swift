@@ -23,17 +23,21 @@ public protocol CaptureDevice: AnyObject, Sendable {
     /// The settings the user asked for, behind the device's lock.
     var settingsStore: DeviceSettingsStore { get }
 
-    /// Opens the frame stream in the active format and frame rate. Throws `CaptureError` when the
-    /// device is busy, gone or not authorized. Called by the session on its executor only.
+    /// Opens the frame stream in the active format and frame rate as they are now: a format or
+    /// rate configured while streaming applies at the next start. Does nothing while streaming.
+    /// Throws `CaptureError` when the device is busy, gone or not authorized. Called by the
+    /// session on its executor only.
     func startStreaming() throws(CaptureError)
     /// Closes the frame stream; frames already handed out stay valid. Idempotent.
     func stopStreaming()
-    /// The next frame of the stream. Throws `CaptureError.frameDropped(.outOfBuffers)` when every
-    /// buffer is still held (the frame is lost, the stream goes on), `.interrupted` when the device
-    /// became unavailable, and `CancellationError` when the task is cancelled.
+    /// The next frame of the started stream. Throws `CaptureError.frameDropped(.outOfBuffers)`
+    /// when every buffer is still held (the frame is lost, the stream goes on), `.interrupted`
+    /// when the device became unavailable (which ends the stream: start it again once the device
+    /// is back), `.deviceFailure` when the stream was not started, and `CancellationError` when
+    /// the task is cancelled.
     func nextFrame() async throws -> Frame
-    /// Sets the sensor for the frames to come (what the 3A engine decided); values are already
-    /// within `capabilities`.
+    /// Sets the sensor for the frames to come (what the 3A engine decided). A value outside
+    /// `capabilities` throws naming the control and its range, and nothing changes.
     func apply(_ controls: SensorControls) throws(ValueOutOfRangeError)
 }
 

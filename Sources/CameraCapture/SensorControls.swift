@@ -1,4 +1,5 @@
 import CameraCore
+import CameraExposure
 
 /// The sensor and lens settings for the frames to come: what the 3A engine (or a custom
 /// exposure) decides each frame, and what the device applies — a real sensor a frame or two late,
@@ -31,5 +32,15 @@ public struct SensorControls: Sendable, Hashable {
         self.exposureBias = exposureBias
         self.flicker = flicker
         self.torchLevel = torchLevel
+    }
+}
+
+extension SensorControls {
+    /// Takes the duration and the analogue and digital gains of an exposure program's split
+    /// (what the AE engine decided for the next frames).
+    public mutating func setExposure(_ exposure: ExposureProgram.Settings) {
+        exposureDuration = exposure.duration
+        analogueGain = exposure.analogueGain
+        digitalGain = exposure.digitalGain
     }
 }
