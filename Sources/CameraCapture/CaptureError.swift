@@ -28,7 +28,8 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
     case notAuthorized(device: String, remedy: String)
     /// A frame was lost; the stream goes on.
     case frameDropped(FrameDropReason)
-    /// The session's inputs, outputs or preset do not fit together.
+    /// The session's inputs, outputs or preset, a device's settings or a format request do not
+    /// fit together or with the device.
     case invalidConfiguration(String)
     /// Anything else the device reported (an I/O error, an unsupported control).
     case deviceFailure(device: String, detail: String)
@@ -38,7 +39,7 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
         case .interrupted(let reason, let detail): "camera interrupted (\(reason.rawValue)): \(detail)"
         case .notAuthorized(let device, let remedy): "not allowed to use \(device) — \(remedy)"
         case .frameDropped(let reason): "frame dropped (\(reason.rawValue))"
-        case .invalidConfiguration(let message): "invalid session configuration: \(message)"
+        case .invalidConfiguration(let message): "invalid configuration: \(message)"
         case .deviceFailure(let device, let detail): "\(device) failed: \(detail)"
         }
     }
