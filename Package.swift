@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// CameraSun: a camera engine and app whose auto-exposure handles the sun in frame.
-/// Layers (see ARCHITECTURE.md): CameraCore ← CameraMetering ← CameraCapture ← CameraSimulated,
+/// Layers (see ARCHITECTURE.md): CameraCore ← CameraMetering ← CameraExposure ← CameraCapture ← CameraSimulated,
 /// C libraries wrapped by one target each and imported only by the module that owns them.
 let package = Package(
     name: "CameraSun",
@@ -27,8 +27,8 @@ let package = Package(
             name: "CameraMetering", dependencies: ["CameraCore"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "CameraCapture", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
@@ -45,6 +45,7 @@ let package = Package(
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
+        .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),

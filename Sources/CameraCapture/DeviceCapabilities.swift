@@ -7,6 +7,8 @@ public struct DeviceCapabilities: Sendable, Hashable {
     public var exposureDuration: ClosedRange<Double>
     /// Analogue gain (1 = base sensitivity).
     public var analogueGain: ClosedRange<Double>
+    /// Gain applied after read-out when the analogue gain is exhausted (1…1 when there is none).
+    public var digitalGain: ClosedRange<Double>
     /// The ISO speed at analogue gain 1.
     public var baseISO: Double
     /// Exposure compensation in EV.
@@ -17,11 +19,12 @@ public struct DeviceCapabilities: Sendable, Hashable {
     public var hasTorch: Bool
     public var hasFlash: Bool
 
-    public init(exposureDuration: ClosedRange<Double>, analogueGain: ClosedRange<Double>, baseISO: Double,
+    public init(exposureDuration: ClosedRange<Double>, analogueGain: ClosedRange<Double>, digitalGain: ClosedRange<Double> = 1...1, baseISO: Double,
                 exposureBias: ClosedRange<Double>, zoomFactor: ClosedRange<Double>,
                 lensPosition: ClosedRange<Double>, hasTorch: Bool, hasFlash: Bool) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
+        self.digitalGain = digitalGain
         self.baseISO = baseISO
         self.exposureBias = exposureBias
         self.zoomFactor = zoomFactor

@@ -12,6 +12,11 @@ public struct FrameRateRange: Sendable, Hashable {
     }
 
     public func contains(_ rate: Double) -> Bool { rate >= minimum && rate <= maximum }
+
+    /// A frame rate as people write it: "30", "29.97".
+    static func text(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String((rate * 1000).rounded() / 1000)
+    }
 }
 
 /// One way a device can deliver frames: a size, a pixel format and the frame rates possible.
@@ -33,12 +38,8 @@ public struct DeviceFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// e.g. "1920x1080 bgra8 @ 1–30 fps".
     public var description: String {
-        let rates = frameRateRanges.map { "\(trim($0.minimum))–\(trim($0.maximum))" }.joined(separator: ", ")
-        return "\(size) \(pixelFormat) @ \(rates) fps"
-    }
-
-    private func trim(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+        let rates = frameRateRanges.map { "\(FrameRateRange.text($0.minimum))–\(FrameRateRange.text($0.maximum))" }
+        return "\(size) \(pixelFormat) @ \(rates.joined(separator: ", ")) fps"
     }
 }
 

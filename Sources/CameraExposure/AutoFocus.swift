@@ -9,10 +9,10 @@ import CameraCore
 /// ```swift
 /// var focus = try AutoFocus(mode: .autoOnce)
 /// while true {
-///     let frame = try await camera.captureFrame()
+///     let frame = try await camera.nextFrame()
 ///     let sharpness = try Sharpness.measure(frame.buffer, region: subject)
 ///     switch focus.update(sharpness: sharpness, lensPosition: frame.metadata.lensPosition) {
-///     case .moveLens(let position): try camera.setLensPosition(position)
+///     case .moveLens(let position): try camera.updateControls { $0.lensPosition = position }
 ///     case .done: break
 ///     }
 /// }

@@ -25,7 +25,8 @@ public enum WhiteBalanceMode: Sendable, Hashable {
 /// ```swift
 /// var awb = AutoWhiteBalance()
 /// for try await frame in frames {
-///     try camera.setWhiteBalanceGains(awb.update(frame: frame))
+///     let gains = awb.update(frame: frame)
+///     try camera.updateControls { $0.whiteBalance = gains }
 /// }
 /// ```
 public struct AutoWhiteBalance: Sendable {

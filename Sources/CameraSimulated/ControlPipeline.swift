@@ -2,7 +2,8 @@ import CameraCore
 
 /// Exposure and gain requests on their way to the sensor. Like a real sensor, a new exposure time
 /// takes effect `exposureLatency` frames after the frame during which it was requested and a new
-/// gain `gainLatency` frames after; before the first frame, requests apply at once.
+/// gain `gainLatency` frames after; while no frame is in flight (before a stream's first frame),
+/// requests apply at once.
 struct ControlPipeline {
     static let exposureLatency: UInt64 = 2
     static let gainLatency: UInt64 = 1
@@ -17,21 +18,16 @@ struct ControlPipeline {
         self.gain = gain
     }
 
-    /// Requests an exposure time while `nextFrame` is the next frame to be captured.
-    mutating func request(exposure value: MediaTime, nextFrame: UInt64) {
-        guard nextFrame > 0 else { exposure = value; return }
-        pendingExposure.append((nextFrame - 1 + ControlPipeline.exposureLatency, value))
+    /// Requests an exposure time while `lastFrame` is the last frame scheduled (nil: none in flight).
+    mutating func request(exposure value: MediaTime, lastFrame: UInt64?) {
+        guard let lastFrame else { exposure = value; return }
+        pendingExposure.append((lastFrame + ControlPipeline.exposureLatency, value))
     }
 
-    /// Requests an analogue gain while `nextFrame` is the next frame to be captured.
-    mutating func request(gain value: Double, nextFrame: UInt64) {
-        guard nextFrame > 0 else { gain = value; return }
-        pendingGain.append((nextFrame - 1 + ControlPipeline.gainLatency, value))
-    }
-
-    /// The most recent values requested, whether or not they are in effect yet.
-    var requested: (exposure: MediaTime, gain: Double) {
-        (pendingExposure.last?.value ?? exposure, pendingGain.last?.value ?? gain)
+    /// Requests an analogue gain while `lastFrame` is the last frame scheduled (nil: none in flight).
+    mutating func request(gain value: Double, lastFrame: UInt64?) {
+        guard let lastFrame else { gain = value; return }
+        pendingGain.append((lastFrame + ControlPipeline.gainLatency, value))
     }
 
     /// Applies the requests due by `frame` and returns the settings that frame is captured with.
@@ -45,5 +41,13 @@ struct ControlPipeline {
             pendingGain.removeFirst()
         }
         return (exposure, gain)
+    }
+
+    /// Applies every pending request: the stream stopped, so the sensor has caught up.
+    mutating func settle() {
+        exposure = pendingExposure.last?.value ?? exposure
+        gain = pendingGain.last?.value ?? gain
+        pendingExposure.removeAll()
+        pendingGain.removeAll()
     }
 }

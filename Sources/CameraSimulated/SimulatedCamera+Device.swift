@@ -23,12 +23,21 @@ extension SimulatedCamera {
 
     /// The control ranges of the simulated sensor and lens.
     public static let standardCapabilities = DeviceCapabilities(
-        exposureDuration: (1.0 / 8000)...(1.0 / 4), analogueGain: 1...64, baseISO: 50, exposureBias: -8...8,
-        zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true)
+        exposureDuration: (1.0 / 8000)...(1.0 / 4), analogueGain: 1...64, digitalGain: 1...16, baseISO: 50,
+        exposureBias: -8...8, zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true)
 
-    /// White-balance and digital gains accepted by the simulated processing.
+    /// White-balance gains accepted by the simulated processing.
     public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...16
-    public static let digitalGainRange: ClosedRange<Double> = 1...16
+
+    /// The sensor's exposure time for `seconds`: exact for whole fractions of a second such as
+    /// 1/30 (so a `--shutter 1/30` frame reports exactly that), else to the microsecond.
+    static func exposureTime(seconds: Double) -> MediaTime {
+        let reciprocal = (1 / seconds).rounded()
+        if abs(1 / seconds - reciprocal) <= 1e-9 * reciprocal, let timescale = Int32(exactly: reciprocal) {
+            return MediaTime(value: 1, timescale: timescale)
+        }
+        return MediaTime(seconds: seconds, preferredTimescale: 1_000_000)
+    }
 
     /// The aperture that makes the sensor model's sensitivity (0.1 of full scale per cd/m²·s at
     /// gain 1) agree with ISO 50 by the meter equation: N² = 0.18 · 50 / (12.5 · 0.1).

@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCore
 
 extension SimulatedCamera {
@@ -6,112 +7,81 @@ extension SimulatedCamera {
         let index: UInt64
         let presentationTime: MediaTime
         let duration: MediaTime
-        let startInstant: ContinuousClock.Instant
+        /// When the frame is ready on the wall clock (realtime pacing waits for it).
+        let due: ContinuousClock.Instant
         let metadata: FrameMetadata
         let torchLevel: Double
         /// The scene light's per-channel factor (see `Illuminant`).
         let illuminant: SIMD3<Float>
     }
 
-    /// The settings the user or the exposure engine asked for, and the frame clock.
-    struct Controls {
-        var pipeline: ControlPipeline
-        var nextFrame: UInt64 = 0
-        var nextTime = MediaTime.zero
-        var startInstant: ContinuousClock.Instant?
-        var exposureBias = 0.0
-        var lensPosition = 1.0
-        var zoomFactor = 1.0
-        var whiteBalance = WhiteBalanceGains.unity
-        var digitalGain = 1.0
-        var flicker = FlickerMode.off
-        var torchLevel = 0.0
+    /// What changes while the camera runs, behind its one lock: the stream, the controls asked
+    /// for, the simulated world's light and availability, and the frame clock.
+    struct State {
+        var stream: Stream
+        var isStreaming = false
+        var availability = Availability.available
+        /// The controls last applied; exposure and gain reach the sensor through `pipeline`,
+        /// the others apply from the next frame scheduled.
+        private(set) var requested: SensorControls
+        private var pipeline: ControlPipeline
         var illuminant = Illuminant.neutral
+        /// The last frame scheduled since the stream started; nil before its first frame.
+        private var lastFrame: UInt64?
+        private var nextFrame: UInt64 = 0
+        private var nextTime = MediaTime.zero
+        /// The wall-clock instant of stream time zero, set by the first frame after each start.
+        private var origin: ContinuousClock.Instant?
+
+        /// A stopped camera on `stream`, exposing half a frame at gain 1.
+        init(stream: Stream) {
+            let exposure = MediaTime(value: 1, timescale: Int32(max(stream.frameRate.rounded(.up), 1)) * 2)
+            pipeline = ControlPipeline(exposure: exposure, gain: 1)
+            requested = SensorControls(exposureDuration: exposure.seconds, analogueGain: 1)
+            self.stream = stream
+        }
+
+        /// Takes validated controls: exposure and gain enter the pipeline when they change.
+        mutating func request(_ controls: SensorControls) {
+            if controls.exposureDuration != requested.exposureDuration {
+                pipeline.request(exposure: SimulatedCamera.exposureTime(seconds: controls.exposureDuration), lastFrame: lastFrame)
+            }
+            if controls.analogueGain != requested.analogueGain {
+                pipeline.request(gain: controls.analogueGain, lastFrame: lastFrame)
+            }
+            requested = controls
+        }
+
+        /// Ends the stream: pending requests settle, and the next start resumes stream time
+        /// where it stopped.
+        mutating func stop() {
+            isStreaming = false
+            pipeline.settle()
+            lastFrame = nil
+            origin = nil
+        }
 
         /// Schedules the next frame: applies due requests and advances the clock. An exposure
         /// longer than the frame duration stretches the frame, as on a real sensor.
-        mutating func plan(frameDuration: MediaTime, rowReadoutTime: Double) -> FramePlan {
+        mutating func plan() -> FramePlan {
             let settings = pipeline.settings(forFrame: nextFrame)
-            let duration = max(frameDuration, settings.exposure)
-            let start = startInstant ?? .now
-            startInstant = start
+            let duration = max(stream.frameDuration, settings.exposure)
+            let origin = self.origin ?? ContinuousClock.now.advanced(by: .seconds(-nextTime.seconds))
+            self.origin = origin
             let plan = FramePlan(
-                index: nextFrame, presentationTime: nextTime, duration: duration, startInstant: start,
+                index: nextFrame, presentationTime: nextTime, duration: duration,
+                due: origin.advanced(by: .seconds(nextTime.seconds + duration.seconds)),
                 metadata: FrameMetadata(
                     exposureDuration: settings.exposure, analogueGain: settings.gain,
-                    baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: digitalGain,
-                    exposureBias: exposureBias, lensPosition: lensPosition, whiteBalanceGains: whiteBalance,
-                    zoomFactor: zoomFactor, flicker: flicker, rowReadoutTime: rowReadoutTime,
-                    fNumber: SimulatedCamera.fNumber),
-                torchLevel: torchLevel, illuminant: illuminant)
+                    baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: requested.digitalGain,
+                    exposureBias: requested.exposureBias, lensPosition: requested.lensPosition,
+                    whiteBalanceGains: requested.whiteBalance, zoomFactor: requested.zoomFactor, flicker: requested.flicker,
+                    rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber),
+                torchLevel: requested.torchLevel, illuminant: illuminant)
+            lastFrame = nextFrame
             nextFrame += 1
             nextTime = nextTime + duration
             return plan
-        }
-    }
-
-    /// The scene, the lens image cached between frames, and the sensor read-out.
-    struct Renderer {
-        let scene: SimulatedScene
-        let viewSize: PixelSize
-        private var readout: SensorReadout
-        private var sceneImage: SceneImage?
-        private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage, packed: PackedRadiance)?
-        private var zoomedImage: (zoom: Double, originX: Int, packed: PackedRadiance)?
-
-        init(scene: SimulatedScene, viewSize: PixelSize, sensor: SensorModel) {
-            self.scene = scene
-            self.viewSize = viewSize
-            readout = SensorReadout(model: sensor)
-        }
-
-        mutating func render(_ plan: FramePlan, seed: UInt64, into buffer: PixelBuffer) {
-            let image = paintedScene()
-            let metadata = plan.metadata
-            if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
-                let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
-                let optical = Optics.image(of: image, lensPosition: metadata.lensPosition, torchRadiance: torch)
-                lensImage = (metadata.lensPosition, plan.torchLevel, optical, PackedRadiance(optical))
-                zoomedImage = nil
-            }
-            var optical = lensImage!.packed
-            var originX = scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: image.width, viewWidth: viewSize.width)
-            if metadata.zoomFactor != 1 {
-                if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
-                    let zoomed = Optics.zoom(lensImage!.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
-                    zoomedImage = (metadata.zoomFactor, originX, PackedRadiance(zoomed))
-                }
-                optical = zoomedImage!.packed
-                originX = 0
-            }
-            let exposure = metadata.exposureDuration.seconds
-            let start = plan.presentationTime.seconds
-            let rowLight = (0..<viewSize.height).map { row in
-                Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
-            }
-            var rng = NoiseSource.stream(seed: seed, frame: plan.index)
-            readout.read(optical, originX: originX,
-                         exposure: ExposureValues(duration: exposure, analogueGain: metadata.analogueGain,
-                                                  digitalGain: metadata.digitalGain, whiteBalance: metadata.whiteBalanceGains,
-                                                  illuminant: plan.illuminant),
-                         rowLight: rowLight, noise: &rng, into: buffer)
-        }
-
-        mutating func groundTruth(at time: Double, zoom: Double) -> SimulatedGroundTruth {
-            let image = paintedScene()
-            let originX = scene.viewOrigin(at: time, imageWidth: image.width, viewWidth: viewSize.width)
-            func view(_ mask: [UInt8]) -> [UInt8] {
-                Optics.viewMask(mask, imageWidth: image.width, originX: originX, viewSize: viewSize, zoom: zoom)
-            }
-            return SimulatedGroundTruth(size: viewSize, subjectMask: view(image.subjectMask), sunMask: view(image.sunMask),
-                                        subjectIntent: scene.subjectIntent)
-        }
-
-        private mutating func paintedScene() -> SceneImage {
-            if let sceneImage { return sceneImage }
-            let image = scene.render(viewSize: viewSize)
-            sceneImage = image
-            return image
         }
     }
 }

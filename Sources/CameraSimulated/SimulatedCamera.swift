@@ -6,152 +6,113 @@ import Synchronization
 ///
 /// It behaves like a real sensor: exposure and gain requests take effect a frame or two late (and
 /// each frame's metadata tells the settings actually used), exposures longer than a frame stretch
-/// the frame, frames come from a small pool and are dropped when it runs dry. It is paced by the
-/// wall clock or runs as fast as frames are asked for, and for a given seed it is deterministic to
-/// the byte.
+/// the frame, frames come from a small pool and are dropped when it runs dry, and it can be made
+/// busy or unplugged (`simulateAvailability`). It is paced by the wall clock or runs as fast as
+/// frames are asked for, and for a given seed it is deterministic to the byte.
+///
+/// The stream runs in the format and frame rate of `settings` as they are at `startStreaming()`:
+/// a change made with `configure` takes effect at the next start, as on a V4L2 device, whose
+/// format is fixed while it streams.
 ///
 /// ```swift
 /// let camera = try SimulatedCamera(scene: .backlitPortrait)
-/// try camera.requestExposure(duration: MediaTime(value: 1, timescale: 500))
-/// let frame = try await camera.captureFrame()
+/// try camera.updateControls { $0.exposureDuration = 1.0 / 500 }
+/// try camera.startStreaming()
+/// let frame = try await camera.nextFrame()
 /// ```
 public final class SimulatedCamera: CaptureDevice {
     /// How frames are paced.
     public enum Pacing: String, Sendable {
         /// One frame per frame duration of wall-clock time.
         case realtime
-        /// As fast as `captureFrame()` is called; time advances by the frame duration.
+        /// As fast as `nextFrame()` is called; time advances by the frame duration.
         case virtual
     }
 
     public let scene: SimulatedScene
-    public let activeFormat: DeviceFormat
-    public let frameRate: Double
     public let seed: UInt64
     public let pacing: Pacing
     public let sensor: SensorModel
+    /// `standardFormats`, plus the format the camera was made with when it is not one of them.
+    public let formats: [DeviceFormat]
+    public let settingsStore: DeviceSettingsStore
     public var uniqueID: String { "sim:\(scene.name)" }
     public var localizedName: String { "Simulated camera (\(scene.name))" }
     public var position: DevicePosition { .back }
-    public var formats: [DeviceFormat] { SimulatedCamera.standardFormats }
     public var capabilities: DeviceCapabilities { SimulatedCamera.standardCapabilities }
+    /// Always `.authorized`: no device node to be denied.
+    public var authorization: AuthorizationStatus { .authorized }
 
-    /// Seconds between the exposure start of one row and the next.
-    public let rowReadoutTime: Double
-    private let frameDuration: MediaTime
-    private let pool: BufferPool
-    private let controls: Mutex<Controls>
-    private let renderer: Mutex<Renderer>
+    private let bufferCount: Int
+    let state: Mutex<State>
 
-    /// A camera looking at `scene`, delivering `format` at `frameRate` (default: the format's
-    /// highest rate). Sizes outside `standardFormats` are allowed (tests use small frames).
+    /// A stopped camera looking at `scene`, set to deliver `format` at `frameRate` (default: the
+    /// format's highest rate). Sizes outside `standardFormats` are allowed (tests use small
+    /// frames). Throws when the frame rate is outside the format's ranges.
     public init(scene: SimulatedScene, format: DeviceFormat = SimulatedCamera.defaultFormat, frameRate: Double? = nil,
                 seed: UInt64 = 1, pacing: Pacing = .virtual, sensor: SensorModel = SensorModel(), bufferCount: Int = 4) throws {
-        let rate = frameRate ?? format.maximumFrameRate
-        guard format.supports(frameRate: rate) else {
-            let range = format.frameRateRanges.first.map { $0.minimum...$0.maximum } ?? 0...0
-            throw ValueOutOfRangeError(setting: "frame rate for \(format.size)", value: rate, range: range, unit: "fps")
-        }
+        let settings = DeviceSettings(activeFormat: format, frameRate: frameRate)
+        let standard = SimulatedCamera.standardFormats
+        formats = standard.contains(format) ? standard : standard + [format]
+        try settings.validate(formats: formats, capabilities: SimulatedCamera.standardCapabilities)
         self.scene = scene
-        activeFormat = format
-        self.frameRate = rate
         self.seed = seed
         self.pacing = pacing
         self.sensor = sensor
-        frameDuration = MediaTime.frameDuration(forRate: rate)
-        rowReadoutTime = 0.8 / format.maximumFrameRate / Double(format.size.height)
-        pool = try BufferPool(format: format.pixelFormat, width: format.size.width, height: format.size.height, capacity: bufferCount)
-        let initialExposure = MediaTime(value: 1, timescale: Int32(max(rate.rounded(.up), 1)) * 2)
-        controls = Mutex(Controls(pipeline: ControlPipeline(exposure: initialExposure, gain: 1)))
-        renderer = Mutex(Renderer(scene: scene, viewSize: format.size, sensor: sensor))
+        self.bufferCount = bufferCount
+        settingsStore = DeviceSettingsStore(settings)
+        let stream = try Stream(format: format, frameRate: settings.frameRate, bufferCount: bufferCount, scene: scene, sensor: sensor)
+        state = Mutex(State(stream: stream))
     }
 
-    // MARK: Controls
+    // MARK: Stream
 
-    /// Asks for an exposure time; it applies two frames after the current one.
-    public func requestExposure(duration: MediaTime) throws(ValueOutOfRangeError) {
-        _ = try ValueOutOfRangeError.check(duration.seconds, in: capabilities.exposureDuration, setting: "exposure duration", unit: "s")
-        controls.withLock { $0.pipeline.request(exposure: duration, nextFrame: $0.nextFrame) }
-    }
-
-    /// Asks for an analogue gain; it applies one frame after the current one.
-    public func requestGain(_ gain: Double) throws(ValueOutOfRangeError) {
-        _ = try ValueOutOfRangeError.check(gain, in: capabilities.analogueGain, setting: "analogue gain")
-        controls.withLock { $0.pipeline.request(gain: gain, nextFrame: $0.nextFrame) }
-    }
-
-    /// Records the exposure compensation for the exposure engine (it appears in frame metadata).
-    public func setExposureBias(_ ev: Double) throws(ValueOutOfRangeError) {
-        let value = try ValueOutOfRangeError.check(ev, in: capabilities.exposureBias, setting: "exposure bias", unit: "EV")
-        controls.withLock { $0.exposureBias = value }
-    }
-
-    /// Moves the focus: 0 is the nearest distance (10 cm), 1 infinity.
-    public func setLensPosition(_ position: Double) throws(ValueOutOfRangeError) {
-        let value = try ValueOutOfRangeError.check(position, in: capabilities.lensPosition, setting: "lens position")
-        controls.withLock { $0.lensPosition = value }
-    }
-
-    public func setZoomFactor(_ factor: Double) throws(ValueOutOfRangeError) {
-        let value = try ValueOutOfRangeError.check(factor, in: capabilities.zoomFactor, setting: "zoom factor", unit: "x")
-        controls.withLock { $0.zoomFactor = value }
-    }
-
-    public func setWhiteBalanceGains(_ gains: WhiteBalanceGains) throws(ValueOutOfRangeError) {
-        let range = SimulatedCamera.whiteBalanceGainRange
-        _ = try ValueOutOfRangeError.check(gains.red, in: range, setting: "red white-balance gain")
-        _ = try ValueOutOfRangeError.check(gains.green, in: range, setting: "green white-balance gain")
-        _ = try ValueOutOfRangeError.check(gains.blue, in: range, setting: "blue white-balance gain")
-        controls.withLock { $0.whiteBalance = gains }
-    }
-
-    public func setDigitalGain(_ gain: Double) throws(ValueOutOfRangeError) {
-        let value = try ValueOutOfRangeError.check(gain, in: SimulatedCamera.digitalGainRange, setting: "digital gain")
-        controls.withLock { $0.digitalGain = value }
-    }
-
-    public func setFlicker(_ mode: FlickerMode) {
-        controls.withLock { $0.flicker = mode }
-    }
-
-    /// Lights the scene with a black body at `temperature` kelvin (`ColourTemperature.range`,
-    /// 2000…12000 K), or with its own light for nil (the default). Each channel of the scene's
-    /// radiance is scaled by the light's RGB relative to 6500 K at unit luminance, so exposure is
-    /// unchanged and only colour moves; the camera's white balance has to undo it. Applies from
-    /// the next frame scheduled.
-    public func setIlluminant(temperature: Double?) throws(ValueOutOfRangeError) {
-        if let temperature {
-            _ = try ValueOutOfRangeError.check(temperature, in: ColourTemperature.range, setting: "illuminant colour temperature", unit: "K")
+    /// Starts the stream in the active format and frame rate, building a new buffer pool and
+    /// renderer when either changed since the last start (frames of the old format stay valid).
+    /// Sequence numbers and presentation times go on from where the last stream stopped. Does
+    /// nothing while streaming; throws `.interrupted` while the camera is busy or removed.
+    public func startStreaming() throws(CaptureError) {
+        let settings = settings
+        try state.withLock { (state) throws(CaptureError) in
+            if let interruption = state.availability.interruption(device: uniqueID) { throw interruption }
+            guard !state.isStreaming else { return }
+            if !state.stream.matches(settings) {
+                do {
+                    state.stream = try Stream(format: settings.activeFormat, frameRate: settings.frameRate,
+                                              bufferCount: bufferCount, scene: scene, sensor: sensor)
+                } catch {
+                    throw .deviceFailure(device: uniqueID, detail: "cannot allocate frames of \(settings.activeFormat): \(error)")
+                }
+            }
+            state.isStreaming = true
         }
-        let scale = Illuminant.channelScale(temperature: temperature)
-        controls.withLock { $0.illuminant = scale }
     }
 
-    /// Torch level 0 (off) … 1 (full power).
-    public func setTorchLevel(_ level: Double) throws(ValueOutOfRangeError) {
-        let value = try ValueOutOfRangeError.check(level, in: 0...1, setting: "torch level")
-        controls.withLock { $0.torchLevel = value }
+    /// Stops the stream; exposure and gain requests still pending apply at once. Idempotent.
+    public func stopStreaming() {
+        state.withLock { $0.stop() }
     }
 
-    /// The exposure time and gain most recently requested (they may not be in effect yet).
-    public var requestedExposure: (exposure: MediaTime, gain: Double) {
-        controls.withLock { $0.pipeline.requested }
-    }
-
-    // MARK: Frames
-
-    /// Captures the next frame: waits for it in realtime pacing, renders it and returns it.
-    /// Throws `BufferPoolError.outOfBuffers` when every pooled buffer is still held (the frame
-    /// is dropped; its sequence number is skipped) and `CancellationError` when cancelled.
-    public func captureFrame() async throws -> Frame {
-        let plan = controls.withLock { $0.plan(frameDuration: frameDuration, rowReadoutTime: rowReadoutTime) }
+    /// Renders and returns the next frame, waiting for it in realtime pacing. Needs a started
+    /// stream: otherwise it throws `CaptureError.deviceFailure` saying to call `startStreaming()`.
+    /// Throws `.frameDropped(.outOfBuffers)` when every pooled buffer is still held (the frame is
+    /// lost and its sequence number skipped), `.interrupted` while the camera is busy or removed,
+    /// and `CancellationError` when the task is cancelled.
+    public func nextFrame() async throws -> Frame {
+        let (plan, stream) = try state.withLock { (state) throws(CaptureError) in
+            if let interruption = state.availability.interruption(device: uniqueID) { throw interruption }
+            guard state.isStreaming else {
+                throw .deviceFailure(device: uniqueID, detail: "the stream is not started — call startStreaming() before nextFrame()")
+            }
+            return (state.plan(), state.stream)
+        }
         if pacing == .realtime {
-            let due = plan.startInstant.advanced(by: .seconds(plan.presentationTime.seconds + plan.duration.seconds))
-            try await Task.sleep(until: due, clock: .continuous)
+            try await Task.sleep(until: plan.due, clock: .continuous)
+            if let interruption = state.withLock({ $0.availability.interruption(device: uniqueID) }) { throw interruption }
         }
         try Task.checkCancellation()
-        let buffer = try pool.makeBuffer()
-        renderer.withLock { renderer in
+        guard let buffer = try? stream.pool.makeBuffer() else { throw CaptureError.frameDropped(.outOfBuffers) }
+        stream.renderer.withLock { renderer in
             renderer.render(plan, seed: seed, into: buffer)
         }
         return Frame(buffer: buffer, presentationTime: plan.presentationTime, sequenceNumber: plan.index, metadata: plan.metadata)
@@ -160,7 +121,14 @@ public final class SimulatedCamera: CaptureDevice {
     /// What the camera saw at `frame` that a real camera cannot know: the subject and sun masks
     /// in the frame's view (after pan and zoom), and the exposure the subject should get.
     public func groundTruth(for frame: Frame) -> SimulatedGroundTruth {
-        renderer.withLock { $0.groundTruth(at: frame.presentationTime.seconds, zoom: frame.metadata.zoomFactor) }
+        let size = PixelSize(width: frame.buffer.width, height: frame.buffer.height)
+        let time = frame.presentationTime.seconds, zoom = frame.metadata.zoomFactor
+        let stream = state.withLock { $0.stream }
+        if stream.format.size == size {
+            return stream.renderer.withLock { $0.groundTruth(at: time, zoom: zoom) }
+        }
+        var renderer = Renderer(scene: scene, viewSize: size, sensor: sensor)
+        return renderer.groundTruth(at: time, zoom: zoom)
     }
 }
 

@@ -52,13 +52,12 @@ struct ClosedLoopEvaluation {
         let program = camera.exposureProgram
         let analyzer = FrameAnalyzer()
         var samples: [Sample] = []
+        try camera.startStreaming()
         for index in 0..<frameCount {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             let statistics = try analyzer.analyze(frame.buffer)
             let settings = program.split(algorithm.update(statistics, metadata: frame.metadata))
-            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
-            try camera.requestGain(settings.analogueGain)
-            try camera.setDigitalGain(settings.digitalGain)
+            try camera.updateControls { $0.setExposure(settings) }
             let truth = camera.groundTruth(for: frame)
             let output = GroundTruthReading(frame.buffer, truth: truth)
             samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),

@@ -26,16 +26,18 @@ struct ExposureChoice {
     }
 
     func apply(to camera: SimulatedCamera) throws {
-        try camera.requestExposure(duration: duration)
-        try camera.requestGain(gain)
-        try camera.setDigitalGain(digitalGain)
+        try camera.updateControls {
+            $0.exposureDuration = duration.seconds
+            $0.analogueGain = gain
+            $0.digitalGain = digitalGain
+        }
     }
 }
 
 extension SimulatedCamera {
     /// The camera's exposure program: durations up to one frame, then analogue, then digital gain.
     var exposureProgram: ExposureProgram {
-        ExposureProgram(durationRange: capabilities.exposureDuration.lowerBound...min(1 / frameRate, capabilities.exposureDuration.upperBound),
-                        analogueGainRange: capabilities.analogueGain, maximumDigitalGain: SimulatedCamera.digitalGainRange.upperBound)
+        ExposureProgram(durationRange: capabilities.exposureDuration.lowerBound...min(1 / settings.frameRate, capabilities.exposureDuration.upperBound),
+                        analogueGainRange: capabilities.analogueGain, maximumDigitalGain: capabilities.digitalGain.upperBound)
     }
 }

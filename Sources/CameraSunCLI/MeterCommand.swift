@@ -57,7 +57,8 @@ enum MeterCommand {
         let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
         let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
-        try camera.setExposureBias(ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV"))
+        _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
+        try camera.updateControls { $0.exposureBias = bias }
         // The exposure engine drives the camera unless the user fixes the exposure.
         var engine: AutoExposure?
         if shutter == nil && gain == nil {
@@ -70,8 +71,9 @@ enum MeterCommand {
         }
 
         let live = !json && terminal.stdoutIsTTY
-        if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.frameRate) fps — Ctrl-C to stop") }
+        if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.settings.frameRate) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
+        try camera.startStreaming()
         let interrupted = try await Interrupt.runUntilInterrupted { [engine] in
             try await report(camera, engine: engine, options: options, terminal: terminal)
         }
@@ -89,8 +91,8 @@ enum MeterCommand {
         while options.frameLimit.map({ count < $0 }) ?? true {
             let frame: Frame
             do {
-                frame = try await camera.captureFrame()
-            } catch is BufferPoolError {
+                frame = try await camera.nextFrame()
+            } catch CaptureError.frameDropped {
                 dropped += 1
                 continue
             }
@@ -100,11 +102,12 @@ enum MeterCommand {
                                    flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
             let aeState: AEState, evError: Double
             if var auto = engine {
-                let settings = auto.update(statistics, metadata: frame.metadata, frameInterval: 1 / camera.frameRate)
-                try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
-                try camera.requestGain(settings.analogueGain)
-                try camera.setDigitalGain(settings.digitalGain)
-                try camera.setExposureBias(auto.bias.current)
+                let settings = auto.update(statistics, metadata: frame.metadata, frameInterval: 1 / camera.settings.frameRate)
+                let bias = auto.bias.current
+                try camera.updateControls {
+                    $0.setExposure(settings)
+                    $0.exposureBias = bias
+                }
                 aeState = auto.state
                 evError = auto.evError
                 engine = auto

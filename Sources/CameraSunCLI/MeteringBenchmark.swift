@@ -32,8 +32,9 @@ enum MeteringBenchmark {
         for (label, format) in cases {
             progress.show("bench metering \(label): rendering a frame")
             let camera = try SimulatedCamera(scene: .backlitPortrait, format: format)
-            try camera.requestExposure(duration: MediaTime(value: 1, timescale: 1000))
-            let buffer = try await camera.captureFrame().buffer
+            try camera.updateControls { $0.exposureDuration = 1.0 / 1000 }
+            try camera.startStreaming()
+            let buffer = try await camera.nextFrame().buffer
             let frameBytes = buffer.planes.reduce(0) { $0 + $1.bytesPerRow * $1.height }
             let frames = [buffer] + (1..<max(2, coldBytes / frameBytes)).map { _ in buffer.copy() }
             let analyzer = FrameAnalyzer()

@@ -78,10 +78,12 @@ enum SceneCommand {
         let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
-        try camera.setExposureBias(ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV"))
+        _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
+        try camera.updateControls { $0.exposureBias = bias }
         let exposure = try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)
         try exposure.apply(to: camera)
-        let frame = try await camera.captureFrame()
+        try camera.startStreaming()
+        let frame = try await camera.nextFrame()
         do {
             try PNGEncoder().write(frame.buffer, to: URL(fileURLWithPath: out))
         } catch {

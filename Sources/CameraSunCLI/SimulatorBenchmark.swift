@@ -10,10 +10,11 @@ enum SimulatorBenchmark {
         var results: [BenchCommand.Benchmark] = []
         for format in [PixelFormat.bgra8, .nv12(.video)] {
             let camera = try SimulatedCamera(scene: .backlitPortrait, format: MeteringBenchmark.format(1920, 1080, format))
-            try camera.requestExposure(duration: MediaTime(value: 1, timescale: 200))
-            _ = try await camera.captureFrame()
+            try camera.updateControls { $0.exposureDuration = 1.0 / 200 }
+            try camera.startStreaming()
+            _ = try await camera.nextFrame()
             let milliseconds = try await medianMilliseconds(runs: frames, progress: { progress.show("bench sim \(format): frame \($0)/\(frames)") }) {
-                _ = try await camera.captureFrame()
+                _ = try await camera.nextFrame()
             }
             progress.clear()
             results.append(BenchCommand.Benchmark(name: "sim-render-1080p-\(format.name)", unit: "ms/frame", ours: milliseconds,

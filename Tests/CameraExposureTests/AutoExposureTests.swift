@@ -36,9 +36,12 @@ struct EVRampTests {
 struct AutoExposureTests {
     static let size = PixelSize(width: 160, height: 90)
 
-    static func camera(_ scene: SimulatedScene) throws -> SimulatedCamera {
-        try SimulatedCamera(scene: scene, format: DeviceFormat(size: size, pixelFormat: .bgra8,
-                                                               frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
+    /// A streaming camera on `scene` in small frames.
+    static func camera(_ scene: SimulatedScene, size: PixelSize = size) throws -> SimulatedCamera {
+        let camera = try SimulatedCamera(scene: scene, format: DeviceFormat(size: size, pixelFormat: .bgra8,
+                                                                            frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
+        try camera.startStreaming()
+        return camera
     }
 
     static func engine(for camera: SimulatedCamera) -> AutoExposure {
@@ -54,12 +57,10 @@ struct AutoExposureTests {
         var totals: [Double] = []
         for index in 0..<frames {
             try before(index, &engine)
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             totals.append(frame.metadata.totalExposure)
             let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
-            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
-            try camera.requestGain(settings.analogueGain)
-            try camera.setDigitalGain(settings.digitalGain)
+            try camera.updateControls { $0.setExposure(settings) }
         }
         return totals
     }
@@ -148,29 +149,26 @@ struct AutoExposureTests {
         let reason = try #require(engine.watchdogReason)
         #expect(reason.hasPrefix("frames black for 5.0 s"))
         // And with real frames it climbs out of the dark: the first request after the cap is off.
-        try camera.requestExposure(duration: MediaTime(value: 1, timescale: 8000))
+        try camera.updateControls { $0.exposureDuration = 1.0 / 8000 }
         let totals = try await Self.run(&engine, camera, frames: 12)
         #expect(log2(totals.last! / totals.first!) > 5)
     }
 
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
-        let camera = try SimulatedCamera(scene: .flickerOffice, format: DeviceFormat(size: PixelSize(width: 96, height: 120),
-                                         pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
+        let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
         var engine = Self.engine(for: camera)
         engine.setFlicker(.auto)
         let analyzer = FrameAnalyzer()
         var rows: [[Float]] = []
         var durations: [Double] = []
         for _ in 0..<45 {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             let statistics = try analyzer.analyze(frame.buffer)
             rows.append(statistics.rowMeans)
             durations.append(frame.metadata.exposureDuration.seconds)
             let settings = engine.update(statistics, metadata: frame.metadata, frameInterval: 1.0 / 30)
-            try camera.requestExposure(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000))
-            try camera.requestGain(settings.analogueGain)
-            try camera.setDigitalGain(settings.digitalGain)
+            try camera.updateControls { $0.setExposure(settings) }
         }
         #expect(engine.program.flickerPeriod == 1.0 / 100)
         let detected = try #require(durations.firstIndex { abs($0 * 100 - ($0 * 100).rounded()) < 1e-4 && $0 >= 0.01 })

@@ -34,7 +34,7 @@ import CameraCapture
         #expect(Double(subject) / Double(bounds.rows.count * bounds.columns.count) > 0.9)
 
         // Auto-once then holds: more frames move nothing.
-        let frame = try await camera.captureFrame()
+        let frame = try await camera.nextFrame()
         #expect(focus.update(sharpness: try Sharpness.measure(frame.buffer, region: Self.torso), lensPosition: frame.metadata.lensPosition) == .done)
     }
 
@@ -51,11 +51,11 @@ import CameraCapture
 
     @Test func lockedModeNeverMovesTheLens() async throws {
         let camera = try Self.camera(.backlitPortrait)
-        try camera.setLensPosition(0.3)
+        try camera.updateControls { $0.lensPosition = 0.3 }
         var focus = try AutoFocus(mode: .locked)
         #expect(focus.state == .locked)
         for _ in 0..<3 {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             #expect(frame.metadata.lensPosition == 0.3)
             let sharpness = try Sharpness.measure(frame.buffer, region: Self.torso)
             #expect(focus.update(sharpness: sharpness, lensPosition: frame.metadata.lensPosition) == .done)
@@ -77,20 +77,20 @@ import CameraCapture
 
         // Steady scene: no new search.
         for _ in 0..<2 {
-            let frame = try await far.captureFrame()
+            let frame = try await far.nextFrame()
             #expect(focus.update(sharpness: try Sharpness.measure(frame.buffer, region: centre), lensPosition: frame.metadata.lensPosition) == .done)
         }
 
         // The subject comes closer: after `refocusFrames` blurred frames the search starts again.
-        try near.setLensPosition(first.lensPosition)
+        try near.updateControls { $0.lensPosition = first.lensPosition }
         var searchBegan: Int?, finalPosition: Double?
         for frames in 1...30 {
-            let frame = try await near.captureFrame()
+            let frame = try await near.nextFrame()
             let sharpness = try Sharpness.measure(frame.buffer, region: centre)
             switch focus.update(sharpness: sharpness, lensPosition: frame.metadata.lensPosition) {
             case .moveLens(let position):
                 searchBegan = searchBegan ?? frames
-                try near.setLensPosition(position)
+                try near.updateControls { $0.lensPosition = position }
             case .done:
                 #expect(searchBegan == nil || focus.state == .focused)
                 if searchBegan != nil { finalPosition = frame.metadata.lensPosition }
@@ -225,13 +225,14 @@ import CameraCapture
 
     // MARK: Helpers
 
-    /// A camera on `scene` (320×180 unless told), exposed at the scene's reference exposure from the
-    /// first frame.
+    /// A streaming camera on `scene` (320×180 unless told), exposed at the scene's reference
+    /// exposure from the first frame.
     static func camera(_ scene: SimulatedScene, size: PixelSize = viewSize) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: scene, format: format)
         let exposure = scene.referenceExposure(viewSize: size)
-        try camera.requestExposure(duration: MediaTime(seconds: exposure, preferredTimescale: 1_000_000))
+        try camera.updateControls { $0.exposureDuration = exposure }
+        try camera.startStreaming()
         return camera
     }
 
@@ -249,16 +250,16 @@ import CameraCapture
     /// captured, the lens position of the last one, and the last frame.
     static func focus(_ focus: inout AutoFocus, camera: SimulatedCamera, region: NormalizedRect,
                       from start: Double) async throws -> (frames: Int, lensPosition: Double, frame: Frame) {
-        try camera.setLensPosition(start)
+        try camera.updateControls { $0.lensPosition = start }
         var frames = 0
         while true {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             frames += 1
             let sharpness = try Sharpness.measure(frame.buffer, region: region)
             switch focus.update(sharpness: sharpness, lensPosition: frame.metadata.lensPosition) {
             case .moveLens(let position):
                 try #require(frames < 40, "autofocus did not finish in 40 frames")
-                try camera.setLensPosition(position)
+                try camera.updateControls { $0.lensPosition = position }
             case .done:
                 return (frames, frame.metadata.lensPosition, frame)
             }

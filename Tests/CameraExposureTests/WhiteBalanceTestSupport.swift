@@ -7,14 +7,15 @@ import Foundation
 let whiteBalanceFormat = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
                                       frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 
-/// A camera on `scene` lit at `kelvin` (nil: the scene's own light), exposed from frame 2 on so
-/// the subject sits at its intent and nothing on it clips.
+/// A streaming camera on `scene` lit at `kelvin` (nil: the scene's own light), exposed so the
+/// subject sits at its intent and nothing on it clips.
 func whiteBalanceCamera(_ scene: SimulatedScene, kelvin: Double?, pixelFormat: PixelFormat = .bgra8) throws -> SimulatedCamera {
     let format = DeviceFormat(size: whiteBalanceFormat.size, pixelFormat: pixelFormat, frameRateRanges: whiteBalanceFormat.frameRateRanges)
     let camera = try SimulatedCamera(scene: scene, format: format)
     let seconds = scene.referenceExposure(viewSize: format.size)
-    try camera.requestExposure(duration: MediaTime(seconds: seconds, preferredTimescale: 1_000_000))
+    try camera.updateControls { $0.exposureDuration = seconds }
     try camera.setIlluminant(temperature: kelvin)
+    try camera.startStreaming()
     return camera
 }
 

@@ -99,10 +99,10 @@ import Testing
     func autoWhiteBalanceFindsTheLightAndNeutralisesGrey(scene: SimulatedScene, kelvin: Double) async throws {
         let camera = try whiteBalanceCamera(scene, kelvin: kelvin)
         var awb = AutoWhiteBalance()
-        var frame = try await camera.captureFrame()
+        var frame = try await camera.nextFrame()
         for _ in 0..<24 {
-            try camera.setWhiteBalanceGains(awb.update(frame: frame))
-            frame = try await camera.captureFrame()
+            try camera.updateControls { $0.whiteBalance = awb.update(frame: frame) }
+            frame = try await camera.nextFrame()
         }
         let estimate = try #require(awb.estimate)
         #expect(abs(estimate.kelvin - kelvin) <= 150, "\(scene.name) at \(kelvin) K: estimated \(estimate)")
@@ -120,8 +120,8 @@ import Testing
     @Test(arguments: temperatures)
     func openLoopEstimateFromOneFrame(kelvin: Double) async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: kelvin)
-        var frame = try await camera.captureFrame()
-        for _ in 0..<2 { frame = try await camera.captureFrame() }  // the requested exposure applies at frame 2
+        var frame = try await camera.nextFrame()
+        for _ in 0..<2 { frame = try await camera.nextFrame() }  // the requested exposure applies at frame 2
         let estimate = try #require(WhiteBalanceStatistics(frame: frame).estimate())
         #expect(abs(estimate.kelvin - kelvin) <= 150, "open loop at \(kelvin) K: estimated \(estimate)")
     }
@@ -130,8 +130,8 @@ import Testing
     func illuminantScalesEachRawChannelAndKeepsTheExposure(kelvin: Double) async throws {
         func cardMeans(_ illuminant: Double?) async throws -> SIMD3<Double> {
             let camera = try whiteBalanceCamera(.grayCard, kelvin: illuminant, pixelFormat: .bayer16(.rggb, significantBits: 12))
-            var frame = try await camera.captureFrame()
-            for _ in 0..<2 { frame = try await camera.captureFrame() }
+            var frame = try await camera.nextFrame()
+            for _ in 0..<2 { frame = try await camera.nextFrame() }
             let buffer = frame.buffer
             var sums = SIMD3<Double>.zero, counts = SIMD3<Double>.zero
             // The card's centre (u 0.3…0.7, v 0.25…0.75), by mosaic colour.
@@ -156,9 +156,9 @@ import Testing
     @Test func greyWorldFromFrameStatisticsChannelMeans() async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: 4500)
         let applied = WhiteBalanceGains(red: 1, green: 1.1, blue: 1.4)
-        try camera.setWhiteBalanceGains(applied)
-        var frame = try await camera.captureFrame()
-        for _ in 0..<2 { frame = try await camera.captureFrame() }
+        try camera.updateControls { $0.whiteBalance = applied }
+        var frame = try await camera.nextFrame()
+        for _ in 0..<2 { frame = try await camera.nextFrame() }
         let statistics = try FrameAnalyzer().analyze(frame.buffer)
         let estimate = try #require(WhiteBalanceStatistics(statistics, appliedGains: applied).estimate())
         #expect(abs(estimate.kelvin - 4500) <= 150, "estimated \(estimate)")
@@ -167,18 +167,18 @@ import Testing
     @Test func lockedGainsStayThroughAChangeOfLight() async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: 3500)
         var awb = AutoWhiteBalance()
-        var frame = try await camera.captureFrame()
+        var frame = try await camera.nextFrame()
         for _ in 0..<20 {
-            try camera.setWhiteBalanceGains(awb.update(frame: frame))
-            frame = try await camera.captureFrame()
+            try camera.updateControls { $0.whiteBalance = awb.update(frame: frame) }
+            frame = try await camera.nextFrame()
         }
         let tungstenGains = awb.gains
         awb.lock()
         #expect(awb.state == .locked)
         try camera.setIlluminant(temperature: 7500)
         for _ in 0..<10 {
-            try camera.setWhiteBalanceGains(awb.update(frame: frame))
-            frame = try await camera.captureFrame()
+            try camera.updateControls { $0.whiteBalance = awb.update(frame: frame) }
+            frame = try await camera.nextFrame()
         }
         #expect(awb.gains == tungstenGains)
         #expect(frame.metadata.whiteBalanceGains == tungstenGains)
@@ -188,8 +188,8 @@ import Testing
         // Unlocked, it follows the light again.
         try awb.setMode(.auto)
         for _ in 0..<20 {
-            try camera.setWhiteBalanceGains(awb.update(frame: frame))
-            frame = try await camera.captureFrame()
+            try camera.updateControls { $0.whiteBalance = awb.update(frame: frame) }
+            frame = try await camera.nextFrame()
         }
         #expect(abs(try #require(awb.estimate).kelvin - 7500) <= 150)
     }
@@ -197,8 +197,8 @@ import Testing
     @Test func gainsMoveSmoothlyInTheLogDomain() async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: 3000)
         var awb = AutoWhiteBalance()
-        var frame = try await camera.captureFrame()
-        for _ in 0..<2 { frame = try await camera.captureFrame() }
+        var frame = try await camera.nextFrame()
+        for _ in 0..<2 { frame = try await camera.nextFrame() }
         let target = WhiteBalanceGains(neutralising: try #require(WhiteBalanceStatistics(frame: frame).estimate()))
         let first = awb.update(frame: frame)
         #expect(awb.state == .searching)
@@ -237,8 +237,9 @@ import Testing
         let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .gray8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: .grayCard, format: format)
+        try camera.startStreaming()
         var awb = AutoWhiteBalance(gains: WhiteBalanceGains(red: 1, green: 1.2, blue: 2))
-        let gains = awb.update(frame: try await camera.captureFrame())
+        let gains = awb.update(frame: try await camera.nextFrame())
         #expect(gains == WhiteBalanceGains(red: 1, green: 1.2, blue: 2))
         #expect(awb.estimate == nil)
     }
@@ -246,9 +247,9 @@ import Testing
     @Test(arguments: [PixelFormat.nv12(.video), .yuyv422, .bayer16(.rggb, significantBits: 12)])
     func otherPixelFormatsGiveTheSameEstimate(format: PixelFormat) async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: 4000, pixelFormat: format)
-        try camera.setWhiteBalanceGains(WhiteBalanceGains(red: 1, green: 1.3, blue: 2))
-        var frame = try await camera.captureFrame()
-        for _ in 0..<2 { frame = try await camera.captureFrame() }
+        try camera.updateControls { $0.whiteBalance = WhiteBalanceGains(red: 1, green: 1.3, blue: 2) }
+        var frame = try await camera.nextFrame()
+        for _ in 0..<2 { frame = try await camera.nextFrame() }
         let estimate = try #require(WhiteBalanceStatistics(frame: frame).estimate())
         #expect(abs(estimate.kelvin - 4000) <= 150, "\(format): estimated \(estimate)")
     }

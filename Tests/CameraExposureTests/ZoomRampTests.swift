@@ -84,12 +84,13 @@ import CameraCapture
         // 4 fps and tiny frames: five frames span the one-second ramp.
         let format = DeviceFormat(size: PixelSize(width: 64, height: 36), pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: .grayCard, format: format, frameRate: 4)
+        try camera.startStreaming()
         let ramp = try ZoomRamp(from: 1, to: 4, rate: 2, maximumFactor: camera.capabilities.zoomFactor.upperBound)
         var time = 0.0
         var factors: [Double] = []
         while true {
-            try camera.setZoomFactor(ramp.factor(at: time))
-            let frame = try await camera.captureFrame()
+            try camera.updateControls { $0.zoomFactor = ramp.factor(at: time) }
+            let frame = try await camera.nextFrame()
             factors.append(frame.metadata.zoomFactor)
             if ramp.isFinished(at: frame.presentationTime.seconds) { break }
             time = frame.presentationTime.seconds + 0.25

@@ -12,7 +12,7 @@ struct FlickerDetectorTests {
         var detector = FlickerDetector()
         var results: [Double?] = []
         for _ in 0..<count {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             #expect(abs(frame.metadata.exposureDuration.seconds - seconds) < 1e-6)
             let rowMeans = try stepFour.analyze(frame.buffer).rowMeans
             results.append(detector.update(rowMeans: rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))

@@ -43,7 +43,7 @@ struct HighlightMaskTests {
     func backlitPortraitSun() async throws {
         // 1/1714 s at gain 1 puts the sky near 0.35 linear: bright but not clipped.
         let camera = try simulatedCamera(.backlitPortrait, seconds: 1.0 / 1714)
-        let frame = try await camera.captureFrame()
+        let frame = try await camera.nextFrame()
         #expect(frame.metadata.analogueGain == 1)
         #expect(abs(frame.metadata.exposureDuration.seconds - 1.0 / 1714) < 1e-6)
         let agreement = try HighlightMaskTests.agreement(camera, frame)

@@ -121,7 +121,7 @@ struct SimulatedSceneTests {
         var means: [Double] = []
         for factor in [0.5, 1, 2] {
             let camera = try simulatedCamera(.grayCard, seconds: seconds * factor, format: format, seed: 3)
-            means.append(try stepFour.analyze(try await camera.captureFrame().buffer).linearMean)
+            means.append(try stepFour.analyze(try await camera.nextFrame().buffer).linearMean)
         }
         #expect(abs(means[1] / means[0] - 2) < 0.3 && abs(means[2] / means[1] - 2) < 0.3, "\(means)")
     }

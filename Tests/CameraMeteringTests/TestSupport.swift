@@ -87,21 +87,24 @@ func smallFormat(_ width: Int = 480, _ height: Int = 270, _ pixelFormat: PixelFo
                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 }
 
-/// A camera on `scene` whose first frame is exposed for `seconds` at analogue `gain` (seconds
-/// beyond the longest exposure are made up with gain).
+/// A streaming camera on `scene` whose first frame is exposed for `seconds` at analogue `gain`
+/// (seconds beyond the longest exposure are made up with gain).
 func simulatedCamera(_ scene: SimulatedScene, seconds: Double, gain: Double = 1, format: DeviceFormat = smallFormat(),
                      seed: UInt64 = 1) throws -> SimulatedCamera {
     let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
     let longest = camera.capabilities.exposureDuration.upperBound
-    try camera.requestExposure(duration: MediaTime(seconds: min(seconds, longest), preferredTimescale: 1_000_000_000))
-    try camera.requestGain(gain * max(1, seconds / longest))
+    try camera.updateControls {
+        $0.exposureDuration = min(seconds, longest)
+        $0.analogueGain = gain * max(1, seconds / longest)
+    }
+    try camera.startStreaming()
     return camera
 }
 
 /// One frame of `scene` at its reference exposure (the subject at its intent).
 func referenceFrame(_ scene: SimulatedScene, format: DeviceFormat = smallFormat(), seed: UInt64 = 1) async throws -> Frame {
     let camera = try simulatedCamera(scene, seconds: scene.referenceExposure(viewSize: format.size), format: format, seed: seed)
-    return try await camera.captureFrame()
+    return try await camera.nextFrame()
 }
 
 // MARK: Cells

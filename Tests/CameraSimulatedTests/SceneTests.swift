@@ -42,7 +42,7 @@ import Testing
     @Test func flickerBandsAppearAt1_250AndVanishAt1_100() async throws {
         func rowProfileSpread(seconds: Double) async throws -> Double {
             let camera = try rawCamera(.flickerOffice, seconds: seconds, width: 64, height: 96)
-            let a = try await camera.captureFrame(), b = try await camera.captureFrame()
+            let a = try await camera.nextFrame(), b = try await camera.nextFrame()
             // The desk fills the bottom rows; frame-to-frame ratios cancel the content, keeping the light.
             let ratios = (60..<96).map { row in log(mean(rawValues(a, rows: row..<(row + 1))) / mean(rawValues(b, rows: row..<(row + 1)))) }
             return variance(ratios).squareRoot()
@@ -62,10 +62,10 @@ import Testing
     }
 
     @Test func sunEntersThePanAfterTwoSeconds() async throws {
-        let camera = try SimulatedCamera(scene: .panIntoSun, format: smallFormat(96, 54))
+        let camera = try streamingCamera(.panIntoSun, format: smallFormat(96, 54))
         var sunFractionByTime: [(Double, Double)] = []
         for _ in 0..<75 {
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             let truth = camera.groundTruth(for: frame)
             let fraction = Double(truth.sunMask.filter { $0 == 1 }.count) / Double(truth.sunMask.count)
             sunFractionByTime.append((frame.presentationTime.seconds, fraction))
@@ -75,10 +75,10 @@ import Testing
     }
 
     @Test func zoomCropsTheCentre() async throws {
-        let camera = try SimulatedCamera(scene: .grayCard, format: smallFormat(64, 48))
-        let wide = try await camera.captureFrame()
-        try camera.setZoomFactor(2)
-        let zoomed = try await camera.captureFrame()
+        let camera = try streamingCamera(.grayCard, format: smallFormat(64, 48))
+        let wide = try await camera.nextFrame()
+        try camera.updateControls { $0.zoomFactor = 2 }
+        let zoomed = try await camera.nextFrame()
         func cardFraction(_ frame: Frame) -> Double {
             let mask = camera.groundTruth(for: frame).subjectMask
             return Double(mask.filter { $0 == 1 }.count) / Double(mask.count)
@@ -91,8 +91,8 @@ import Testing
     @Test func focusingOnTheSubjectSharpensIt() async throws {
         func subjectDetail(lensPosition: Double) async throws -> Double {
             let camera = try rawCamera(.backlitPortrait, seconds: 0.004, width: 192, height: 108)
-            try camera.setLensPosition(lensPosition)
-            let frame = try await camera.captureFrame()
+            try camera.updateControls { $0.lensPosition = lensPosition }
+            let frame = try await camera.nextFrame()
             let mask = camera.groundTruth(for: frame).subjectMask
             var energy = 0.0
             // Only pixels well inside the subject, so light bleeding in from the sky does not count.

@@ -9,7 +9,7 @@ import Testing
     /// Mean raw value of the grey card (the ground-truth subject) at an exposure.
     private func cardMean(seconds: Double, gain: Double = 1) async throws -> Double {
         let camera = try rawCamera(.grayCard, seconds: seconds, gain: gain)
-        let frame = try await camera.captureFrame()
+        let frame = try await camera.nextFrame()
         return mean(rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask))
     }
 
@@ -35,7 +35,7 @@ import Testing
 
     @Test func signalClipsAtFullScale() async throws {
         let camera = try rawCamera(.grayCard, seconds: 0.05)
-        let frame = try await camera.captureFrame()
+        let frame = try await camera.nextFrame()
         let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
         #expect(values.allSatisfy { $0 == 4095 })
     }
@@ -47,7 +47,7 @@ import Testing
         var ratios: [Double] = []
         for seconds in [0.0002, 0.0008, 0.0032] {
             let camera = try rawCamera(.grayCard, seconds: seconds)
-            let frame = try await camera.captureFrame()
+            let frame = try await camera.nextFrame()
             let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
             // Shot-noise variance per unit of signal, in raw units: should equal raw units per electron.
             ratios.append((variance(values) - readVariance) / mean(values))
@@ -59,7 +59,7 @@ import Testing
 
     @Test func darkFrameShowsOnlyReadNoise() async throws {
         let camera = try rawCamera(.nightStreet, seconds: 1.0 / 8000)
-        let frame = try await camera.captureFrame()
+        let frame = try await camera.nextFrame()
         let values = rawValues(frame, rows: 0..<20).filter { $0 < 50 }
         let model = SensorModel()
         let readSigma = 4095 / model.fullWellElectrons * model.readNoiseElectrons

@@ -27,11 +27,23 @@ func variance(_ values: [Double]) -> Double {
     return values.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(values.count - 1)
 }
 
-/// A camera on `scene` delivering 12-bit raw frames, with an exposure and gain applied from the first frame.
+/// A streaming camera on `scene` delivering 12-bit raw frames, with an exposure and gain applied
+/// from the first frame.
 func rawCamera(_ scene: SimulatedScene, seconds: Double, gain: Double = 1, seed: UInt64 = 1,
                width: Int = 128, height: Int = 96) throws -> SimulatedCamera {
     let camera = try SimulatedCamera(scene: scene, format: smallFormat(width, height, .bayer16(.rggb, significantBits: 12)), seed: seed)
-    try camera.requestExposure(duration: MediaTime(seconds: seconds, preferredTimescale: 1_000_000))
-    try camera.requestGain(gain)
+    try camera.updateControls {
+        $0.exposureDuration = seconds
+        $0.analogueGain = gain
+    }
+    try camera.startStreaming()
+    return camera
+}
+
+/// A camera on `scene` in `format`, streaming.
+func streamingCamera(_ scene: SimulatedScene, format: DeviceFormat = smallFormat(), seed: UInt64 = 1,
+                     pacing: SimulatedCamera.Pacing = .virtual, bufferCount: Int = 4) throws -> SimulatedCamera {
+    let camera = try SimulatedCamera(scene: scene, format: format, seed: seed, pacing: pacing, bufferCount: bufferCount)
+    try camera.startStreaming()
     return camera
 }
