@@ -12,7 +12,7 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 	&& grep -qw bmi2 /proc/cpuinfo && echo "-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell")
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := pkg-config libstb-dev python3-opencv
+APT_PACKAGES := pkg-config libstb-dev python3-opencv libmicrohttpd-dev
 
 .PHONY: deps build run test bench scenes clean
 

@@ -13,6 +13,10 @@ let package = Package(
         // C libraries
         .target(name: "CStb", path: "Sources/CStb"),
         .target(name: "CBenchPeers", path: "Sources/CBenchPeers"),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
@@ -27,6 +31,7 @@ let package = Package(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+        .target(name: "Viewfinder", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(
             name: "CameraSunCLI",
             dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
@@ -39,6 +44,7 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
     ],
     swiftLanguageModes: [.v6]
 )
