@@ -61,7 +61,8 @@ extension ServerTests {
         ])
         func refusesBadRequestsAndKeepsServing(method: String, target: String, body: String, status: Int) async throws {
             let test = try TestServer()
-            let response = try await test.connect().request(method, target, headers: ["Host": test.host], body: body.isEmpty ? nil : Data(body.utf8))
+            let connection = try test.connect()
+            let response = try await connection.request(method, target, headers: ["Host": test.host], body: body.isEmpty ? nil : Data(body.utf8))
             #expect(response.status == status)
             #expect(response.headers["content-type"] == "application/json")
             #expect(response.errorMessage?.isEmpty == false)
@@ -69,7 +70,7 @@ extension ServerTests {
             if target == "/api/exposure", body.contains("12") {
                 #expect(response.errorMessage == "EV bias 12 EV is outside the supported range -8…8 EV — choose a value in that range")
             }
-            #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 200)
+            #expect(try await connection.request("GET", "/state", headers: ["Host": test.host]).status == 200)
         }
 
         @Test func refusesAHugeBodyBeforeReadingIt() async throws {
@@ -152,12 +153,30 @@ extension ServerTests {
             #expect(sameOrigin.status == 200)
         }
 
+        @Test(arguments: [
+            ("127.0.0.1:8080", "127.0.0.1", 8080, true), ("0.0.0.0:0", "0.0.0.0", 0, false), ("[::1]:9000", "::1", 9000, true),
+            ("localhost:80", "localhost", 80, true),
+        ])
+        func parsesListenAddresses(text: String, host: String, port: Int, loopback: Bool) throws {
+            let address = try ListenAddress(parsing: text)
+            #expect(address.host == host)
+            #expect(address.port == UInt16(port))
+            #expect(address.isLoopback == loopback)
+            #expect(address.description == text)
+        }
+
+        @Test(arguments: ["8080", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000", ":8080", "[::1]8080"])
+        func refusesMalformedListenAddresses(text: String) {
+            #expect(throws: ViewfinderError.self) { try ListenAddress(parsing: text) }
+        }
+
         @Test func refusesAnAddressInUseNamingIt() async throws {
             let test = try TestServer()
             let address = try ListenAddress(host: "127.0.0.1", port: test.port)
-            #expect(throws: ViewfinderError.self) {
+            let error = #expect(throws: ViewfinderError.self) {
                 try HTTPServer(configuration: .init(address: address), policy: AccessPolicy(token: nil), router: Router())
             }
+            #expect(error?.message == "cannot listen on 127.0.0.1:\(test.port): Address already in use — choose another port (0 picks a free one) or address")
         }
     }
 }

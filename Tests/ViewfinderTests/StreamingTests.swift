@@ -44,6 +44,13 @@ extension ServerTests {
             return Date().timeIntervalSince(start) + 1 / rate
         }
 
+        /// User and system CPU time of this process so far.
+        static func processCPUSeconds() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+
         /// POSTs a control every `interval` on one keep-alive connection; returns each round trip in seconds.
         static func probeAPI(port: UInt16, host: String, count: Int, interval: Double) throws -> [Double] {
             let connection = try RawConnection(port: port)
@@ -70,9 +77,11 @@ extension ServerTests {
             }
             #expect(try await eventually { preview.clientCount == 21 })
 
+            let cpuBefore = Self.processCPUSeconds()
             async let publishing = onThread { Self.publish(jpeg, count: 60, rate: 30, to: preview) }
             async let probing = onThread { try Self.probeAPI(port: port, host: host, count: 15, interval: 0.12) }
             let (seconds, latencies) = try await (publishing, probing)
+            let cpu = (Self.processCPUSeconds() - cpuBefore) / seconds
             try await Task.sleep(for: .milliseconds(300))
             test.server.stop()
 
@@ -85,11 +94,30 @@ extension ServerTests {
             }
             let sorted = latencies.sorted()
             let median = sorted[sorted.count / 2]
-            print("20 MJPEG clients, 80 kB parts published at \(String(format: "%.1f", 60 / seconds))/s: per-client rates \(String(format: "%.1f", rates.min()!))…\(String(format: "%.1f", rates.max()!))/s; /api round trip median \(String(format: "%.1f", median * 1000)) ms, max \(String(format: "%.1f", sorted.last! * 1000)) ms")
+            print("20 MJPEG clients, 80 kB parts published at \(String(format: "%.1f", 60 / seconds))/s: per-client rates \(String(format: "%.1f", rates.min()!))…\(String(format: "%.1f", rates.max()!))/s; /api round trip median \(String(format: "%.1f", median * 1000)) ms, max \(String(format: "%.1f", sorted.last! * 1000)) ms; test process (server and clients) \(String(format: "%.0f", cpu * 100))% of one core")
             #expect(rates.allSatisfy { $0 >= 25 }, "per-client rates \(rates)")
             #expect(median < 0.1)
             #expect(sorted.filter { $0 < 0.1 }.count >= sorted.count - 1, "round trips \(sorted)")
             stalled.close()
+        }
+
+        /// Each connection has its own thread, so slow handlers run side by side and delay no one else.
+        @Test func slowHandlersDoNotDelayOtherRequests() async throws {
+            let test = try TestServer(photoDuration: .milliseconds(300))
+            let (port, host) = (test.port, test.host)
+            let start = ContinuousClock.now
+            async let first = onThread { try RawConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            async let second = onThread { try RawConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            try await Task.sleep(for: .milliseconds(50))
+            let stateStart = ContinuousClock.now
+            let state = try await test.connect().request("GET", "/state", headers: ["Host": host])
+            let stateTime = ContinuousClock.now - stateStart
+            let photos = try await [first.status, second.status]
+            let photoTime = ContinuousClock.now - start
+            #expect(state.status == 200)
+            #expect(photos == [200, 200])
+            #expect(stateTime < .milliseconds(100), "/state took \(stateTime) beside two 300 ms photos")
+            #expect(photoTime < .milliseconds(550), "two 300 ms photos took \(photoTime) together")
         }
 
         @Test func clientsThatGoAwayFreeTheirStreams() async throws {

@@ -7,6 +7,12 @@ import Synchronization
 final class FakeBackend: ViewfinderBackend {
     private let recorded = Mutex<[String]>([])
     private let bias = Mutex(0.0)
+    /// How long taking a photo takes (a real capture takes a few hundred milliseconds).
+    let photoDuration: Duration
+
+    init(photoDuration: Duration = .zero) {
+        self.photoDuration = photoDuration
+    }
 
     /// The commands received so far, as text (e.g. `exposure bias(0.5)`).
     var commands: [String] { recorded.withLock { $0 } }
@@ -33,7 +39,10 @@ final class FakeBackend: ViewfinderBackend {
     func setLocks(_ command: LockCommand) async throws { record("lock \(command)") }
     func zoom(_ command: ZoomCommand) async throws { record("zoom \(command)") }
     func setMetering(_ command: MeteringCommand) async throws { record("metering \(command.mode)") }
-    func takePhoto() async throws -> Data { Data(#"{"id":"1"}"#.utf8) }
+    func takePhoto() async throws -> Data {
+        try await Task.sleep(for: photoDuration)
+        return Data(#"{"id":"1"}"#.utf8)
+    }
 
     private func record(_ command: String) {
         recorded.withLock { $0.append(command) }
@@ -43,12 +52,13 @@ final class FakeBackend: ViewfinderBackend {
 /// A viewfinder server on 127.0.0.1 with a free port, the real routes and a fake camera.
 struct TestServer {
     let server: HTTPServer
-    let backend = FakeBackend()
+    let backend: FakeBackend
     let preview = PreviewFeed()
     let events = EventFeed()
     static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
 
-    init(token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64) throws {
+    init(token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero) throws {
+        backend = FakeBackend(photoDuration: photoDuration)
         let routes = ViewfinderRoutes(backend: backend, page: Self.page, preview: preview, events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)

@@ -7,7 +7,7 @@ public struct HTTPRequest: Sendable {
     /// The percent-decoded path; never contains `..` or `.` segments or NUL (the server refuses those).
     public var path: String
     public var query: [String: String]
-    /// Header values by lower-cased name.
+    /// Header values by lower-cased name; repeated headers joined with ", " as HTTP allows.
     public var headers: [String: String]
     public var cookies: [String: String]
     public var body: Data
@@ -21,7 +21,7 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, second in "\(first), \(second)" }
         self.cookies = cookies
         self.body = body
     }

@@ -34,7 +34,7 @@ final class ConnectionHandler: Sendable {
         }
         if !context.headersReceived {
             context.headersReceived = true
-            let declared = Self.values(of: connection, kind: .HEADER_KIND)["content-length"].flatMap { Int($0) }
+            let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
             if let declared, declared > maxBodyBytes {
                 return queue(.error(tooLarge(declared)), on: connection, context: context)
             }
@@ -104,6 +104,7 @@ final class ConnectionHandler: Sendable {
         defer { MHD_destroy_response(mhdResponse) }
         var headers = response.headers
         headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "no-referrer"
         for (name, value) in headers {
             guard MHD_add_response_header(mhdResponse, name, value) == .YES else { return .NO }
         }
@@ -148,15 +149,11 @@ final class ConnectionHandler: Sendable {
         }
     }
 
-    /// The request's headers or cookies (`kind`), header names lower-cased; repeated headers are
-    /// joined with ", " as HTTP allows.
+    /// The request's headers or cookies (`kind`); repeated ones are joined with ", ".
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
         var values: [String: String] = [:]
         withUnsafeMutablePointer(to: &values) { pointer in
             _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
-        }
-        if kind == .HEADER_KIND {
-            return Dictionary(values.map { ($0.key.lowercased(), $0.value) }) { first, second in "\(first), \(second)" }
         }
         return values
     }

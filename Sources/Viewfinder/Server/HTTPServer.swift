@@ -9,7 +9,9 @@ import Synchronization
 /// by `Configuration.connectionLimit`. A stream's content reader blocks its own connection's thread
 /// until the next part arrives, so a slow or idle stream never delays another client, and no
 /// suspend/resume bookkeeping can race with a client going away. Handlers are `async`: the
-/// connection thread waits for them while they run on the Swift concurrency pool.
+/// connection thread waits for them while they run on the Swift concurrency pool, so a slow handler
+/// delays only its own client (code that blocks the pool's threads stalls every handler).
+/// ARCHITECTURE.md has the measurements behind this choice.
 ///
 /// `stop()` (or releasing the server) ends every stream, closes the listening socket and waits for
 /// the connection threads.

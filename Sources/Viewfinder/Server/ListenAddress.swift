@@ -45,7 +45,7 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
         try self.init(host: String(host), port: port)
     }
 
-    /// Whether `family` is IPv6 (the daemon needs to be told).
+    /// Whether the address is IPv6, which the daemon must be told.
     var isIPv6: Bool {
         withSocketAddress { $0.pointee.sa_family == sa_family_t(AF_INET6) }
     }

@@ -59,13 +59,6 @@ public final class ResponseStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True once the client went away or the server stopped.
-    public var isClosed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closed
-    }
-
     /// Parts dropped because this client read slower than they arrived.
     public var droppedParts: Int {
         condition.lock()
