@@ -12,7 +12,7 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 	&& grep -qw bmi2 /proc/cpuinfo && echo "-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell")
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl
+APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev
 
 .PHONY: deps build run test bench scenes clean
 

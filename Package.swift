@@ -20,6 +20,10 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
 
         // Swift modules, bottom layer first
         .target(name: "CameraCore"),
@@ -35,6 +39,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
+        .target(name: "Viewfinder", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(
             name: "CameraSunCLI",
             dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CBenchPeers"]
@@ -49,6 +54,7 @@ let package = Package(
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,131 @@
+import CameraCore
+
+// The bodies of the `/api/*` control requests (CLI.md, "Viewfinder HTTP API"), decoded and checked
+// for shape here so that the camera side receives typed commands. Value ranges (EV, zoom, …) are the
+// device's to check: it throws `ValueOutOfRangeError`, which the router answers with 400.
+
+/// `POST /api/exposure`: `{"bias":EV}`, `{"mode":"auto"|"locked"}`,
+/// `{"mode":"custom","exposureTime":s,"gain":g}` or `{"reset":true}`.
+public enum ExposureCommand: Equatable, Sendable, Decodable {
+    case bias(Double)
+    case auto
+    case locked
+    case custom(exposureTime: Double, gain: Double)
+    /// Back to continuous auto exposure with no bias.
+    case reset
+
+    private enum CodingKeys: String, CodingKey {
+        case bias, mode, exposureTime, gain, reset
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let forms = [CodingKeys.bias, .mode, .reset].filter(container.contains)
+        guard forms.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [], debugDescription: "give exactly one of \"bias\", \"mode\" or \"reset\" (found \(forms.count))"))
+        }
+        switch forms[0] {
+        case .bias:
+            self = .bias(try container.decode(Double.self, forKey: .bias))
+        case .reset:
+            guard try container.decode(Bool.self, forKey: .reset) else {
+                throw DecodingError.dataCorruptedError(forKey: .reset, in: container, debugDescription: "only true resets")
+            }
+            self = .reset
+        default:
+            switch try container.decode(String.self, forKey: .mode) {
+            case "auto": self = .auto
+            case "locked": self = .locked
+            case "custom":
+                self = .custom(
+                    exposureTime: try container.decode(Double.self, forKey: .exposureTime),
+                    gain: try container.decode(Double.self, forKey: .gain))
+            case let other:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .mode, in: container, debugDescription: "\"\(other)\" is not auto, locked or custom")
+            }
+        }
+    }
+}
+
+/// `POST /api/meter`: a tap in a view (`{"view":{"x","y","width","height"},"gravity":…}`, the tap
+/// point and the view's size in view units) or a device point (`{"point":{"x","y"}}`, normalised).
+public enum MeterCommand: Equatable, Sendable, Decodable {
+    case viewTap(x: Double, y: Double, viewWidth: Double, viewHeight: Double, gravity: VideoGravity)
+    case devicePoint(NormalizedPoint)
+
+    private enum CodingKeys: String, CodingKey {
+        case view, gravity, point
+    }
+
+    private struct ViewTap: Decodable {
+        let x, y, width, height: Double
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch (container.contains(.view), container.contains(.point)) {
+        case (true, false):
+            let tap = try container.decode(ViewTap.self, forKey: .view)
+            guard tap.width > 0, tap.height > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .view, in: container, debugDescription: "view size \(tap.width)x\(tap.height) must be positive")
+            }
+            self = .viewTap(
+                x: tap.x, y: tap.y, viewWidth: tap.width, viewHeight: tap.height,
+                gravity: try container.decodeIfPresent(VideoGravity.self, forKey: .gravity) ?? .fill)
+        case (false, true):
+            self = .devicePoint(try container.decode(NormalizedPoint.self, forKey: .point))
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "give exactly one of \"view\" or \"point\""))
+        }
+    }
+}
+
+/// `POST /api/lock`: the locks to change; absent ones stay as they are.
+public struct LockCommand: Equatable, Sendable, Decodable {
+    public var ae: Bool?
+    public var af: Bool?
+    public var awb: Bool?
+
+    public init(ae: Bool? = nil, af: Bool? = nil, awb: Bool? = nil) {
+        self.ae = ae
+        self.af = af
+        self.awb = awb
+    }
+}
+
+/// `POST /api/zoom`: `{"factor":f}` at once, or `{"rampTo":f,"rate":r}` (r in powers of two per second).
+public enum ZoomCommand: Equatable, Sendable, Decodable {
+    case factor(Double)
+    case ramp(to: Double, rate: Double)
+
+    private enum CodingKeys: String, CodingKey {
+        case factor, rampTo, rate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch (container.contains(.factor), container.contains(.rampTo)) {
+        case (true, false): self = .factor(try container.decode(Double.self, forKey: .factor))
+        case (false, true):
+            self = .ramp(to: try container.decode(Double.self, forKey: .rampTo), rate: try container.decode(Double.self, forKey: .rate))
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "give exactly one of \"factor\" or \"rampTo\""))
+        }
+    }
+}
+
+/// `POST /api/metering`: `{"mode":"average"|"centre"|"spot"|"matrix"|"sun"}`.
+public struct MeteringCommand: Equatable, Sendable, Decodable {
+    public enum Mode: String, Sendable, Decodable, CaseIterable {
+        case average, centre, spot, matrix, sun
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode) {
+        self.mode = mode
+    }
+}

@@ -1,0 +1,20 @@
+import CameraCore
+import Foundation
+
+/// What the viewfinder routes need from the camera side. The capture session implements it; the
+/// HTTP layer stays independent of how frames are made. Methods throw `HTTPError` for a refusal
+/// with a chosen status, or `ValueOutOfRangeError` for a value the device does not support (400).
+public protocol ViewfinderBackend: Sendable {
+    /// The `/state` JSON object (CLI.md lists its fields).
+    func state() async throws -> Data
+    /// One JPEG of the preview.
+    func snapshot() async throws -> Data
+    func setExposure(_ command: ExposureCommand) async throws
+    /// Meters and focuses at the command's point; returns the device point used.
+    func meter(_ command: MeterCommand) async throws -> NormalizedPoint
+    func setLocks(_ command: LockCommand) async throws
+    func zoom(_ command: ZoomCommand) async throws
+    func setMetering(_ command: MeteringCommand) async throws
+    /// Takes a photo into the library; returns the asset's JSON.
+    func takePhoto() async throws -> Data
+}

@@ -1,0 +1,104 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: it listens on `address`, applies the access policy to every
+/// request, and answers through the router — with bytes, or with endless streams (MJPEG, SSE).
+///
+/// Threading: one thread per connection (libmicrohttpd's `MHD_USE_THREAD_PER_CONNECTION`), bounded
+/// by `Configuration.connectionLimit`. A stream's content reader blocks its own connection's thread
+/// until the next part arrives, so a slow or idle stream never delays another client, and no
+/// suspend/resume bookkeeping can race with a client going away. Handlers are `async`: the
+/// connection thread waits for them while they run on the Swift concurrency pool, so a slow handler
+/// delays only its own client (code that blocks the pool's threads stalls every handler).
+/// ARCHITECTURE.md has the measurements behind this choice.
+///
+/// `stop()` (or releasing the server) ends every stream, closes the listening socket and waits for
+/// the connection threads.
+public final class HTTPServer: Sendable {
+    /// The limits and the address of a server.
+    public struct Configuration: Sendable {
+        public var address: ListenAddress
+        /// Connections open at once, streams and idle keep-alive connections included; more are refused.
+        public var connectionLimit: Int
+        /// The largest request body accepted; a larger one is answered 413.
+        public var maxBodyBytes: Int
+        /// An idle connection (nothing sent or received) is closed after this long.
+        public var idleTimeout: Duration
+
+        public init(
+            address: ListenAddress, connectionLimit: Int = 64, maxBodyBytes: Int = 64 * 1024,
+            idleTimeout: Duration = .seconds(60)
+        ) {
+            self.address = address
+            self.connectionLimit = connectionLimit
+            self.maxBodyBytes = maxBodyBytes
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    public let configuration: Configuration
+    public let policy: AccessPolicy
+    /// The port listened on: the configured one, or the one the system picked for port 0.
+    public let port: UInt16
+    private let handler: ConnectionHandler
+    private let daemon: Mutex<OpaquePointer?>
+
+    /// Starts listening at once; throws naming the address when it cannot (port in use, no permission).
+    public init(configuration: Configuration, policy: AccessPolicy, router: Router) throws(ViewfinderError) {
+        let address = configuration.address
+        guard configuration.connectionLimit > 0, configuration.maxBodyBytes >= 0 else {
+            throw ViewfinderError("connection limit \(configuration.connectionLimit) and body limit \(configuration.maxBodyBytes) must be positive")
+        }
+        let handler = ConnectionHandler(policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes)
+        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let context = Unmanaged.passUnretained(handler).toOpaque()
+        let started = address.withSocketAddress { socketAddress in
+            cmhd_start_daemon(
+                flags, socketAddress, UInt32(configuration.connectionLimit),
+                UInt32(max(1, configuration.idleTimeout.components.seconds)), 64 * 1024, 512 * 1024,
+                ConnectionHandler.accessCallback, context, ConnectionHandler.uriCallback, context,
+                ConnectionHandler.completedCallback, context)
+        }
+        guard let started else {
+            let reason = String(cString: strerror(errno))
+            throw ViewfinderError("cannot listen on \(address): \(reason) — choose another port (0 picks a free one) or address")
+        }
+        self.configuration = configuration
+        self.policy = policy
+        self.handler = handler
+        self.port = cmhd_bind_port(started)
+        self.daemon = Mutex(started)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The server's base URL, e.g. `http://127.0.0.1:8080/`.
+    public var url: String {
+        let host = configuration.address.host
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+    }
+
+    /// Open client connections (0 once stopped).
+    public var connectionCount: Int {
+        daemon.withLock { daemon in daemon.map { Int(cmhd_current_connections($0)) } ?? 0 }
+    }
+
+    /// Stops accepting connections, ends every open stream, and returns when all connection threads
+    /// have finished. Requests being handled finish first. Calling it again does nothing.
+    public func stop() {
+        let running = daemon.withLock { daemon in
+            defer { daemon = nil }
+            return daemon
+        }
+        guard let running else { return }
+        let listener = MHD_quiesce_daemon(running)
+        handler.stopStreams()
+        MHD_stop_daemon(running)
+        if listener >= 0 { close(listener) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The live preview as MJPEG: the camera side publishes JPEG frames, every `/stream` client
+/// receives them as parts of a `multipart/x-mixed-replace` body. Each frame is framed once and
+/// shared by all clients; a slow client skips to the newest frame instead of queueing old ones.
+public final class PreviewFeed: Sendable {
+    /// The multipart boundary between frames.
+    public let boundary: String
+    private let hub = StreamHub()
+
+    public init(boundary: String = "camerasun-frame") {
+        self.boundary = boundary
+    }
+
+    /// Clients currently receiving the stream.
+    public var clientCount: Int { hub.clientCount }
+
+    /// Sends one JPEG frame to every client.
+    public func publish(jpeg: Data) {
+        var part = Data("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n".utf8)
+        part.reserveCapacity(part.count + jpeg.count + 2)
+        part.append(jpeg)
+        part.append(contentsOf: [0x0D, 0x0A])
+        hub.publish(part)
+    }
+
+    /// The response for a new client: the stream of frames from now on, starting with the newest.
+    public func response() -> HTTPResponse {
+        let stream = ResponseStream()
+        hub.subscribe(stream)
+        return HTTPResponse(contentType: "multipart/x-mixed-replace; boundary=\(boundary)", stream: stream)
+    }
+}

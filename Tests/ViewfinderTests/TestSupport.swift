@@ -1,0 +1,123 @@
+import CameraCore
+import Foundation
+import Synchronization
+@testable import Viewfinder
+
+/// A camera side that records the commands it receives and answers a small `/state`.
+final class FakeBackend: ViewfinderBackend {
+    private let recorded = Mutex<[String]>([])
+    private let bias = Mutex(0.0)
+    /// How long taking a photo takes (a real capture takes a few hundred milliseconds).
+    let photoDuration: Duration
+
+    init(photoDuration: Duration = .zero) {
+        self.photoDuration = photoDuration
+    }
+
+    /// The commands received so far, as text (e.g. `exposure bias(0.5)`).
+    var commands: [String] { recorded.withLock { $0 } }
+
+    func state() async throws -> Data {
+        try JSONSerialization.data(withJSONObject: ["evBias": bias.withLock { $0 }, "aeState": "converged"], options: .sortedKeys)
+    }
+
+    func snapshot() async throws -> Data { SyntheticJPEG.make() }
+
+    func setExposure(_ command: ExposureCommand) async throws {
+        if case .bias(let value) = command {
+            let checked = try ValueOutOfRangeError.check(value, in: -8...8, setting: "EV bias", unit: "EV")
+            bias.withLock { $0 = checked }
+        }
+        record("exposure \(command)")
+    }
+
+    func meter(_ command: MeterCommand) async throws -> NormalizedPoint {
+        record("meter \(command)")
+        return NormalizedPoint(x: 0.25, y: 0.75)
+    }
+
+    func setLocks(_ command: LockCommand) async throws { record("lock \(command)") }
+    func zoom(_ command: ZoomCommand) async throws { record("zoom \(command)") }
+    func setMetering(_ command: MeteringCommand) async throws { record("metering \(command.mode)") }
+    func takePhoto() async throws -> Data {
+        try await Task.sleep(for: photoDuration)
+        return Data(#"{"id":"1"}"#.utf8)
+    }
+
+    private func record(_ command: String) {
+        recorded.withLock { $0.append(command) }
+    }
+}
+
+/// A viewfinder server on 127.0.0.1 with a free port, the real routes and a fake camera.
+struct TestServer {
+    let server: HTTPServer
+    let backend: FakeBackend
+    let preview = PreviewFeed()
+    let events = EventFeed()
+    static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
+
+    init(token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero) throws {
+        backend = FakeBackend(photoDuration: photoDuration)
+        let routes = ViewfinderRoutes(backend: backend, page: Self.page, preview: preview, events: events)
+        let configuration = HTTPServer.Configuration(
+            address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
+        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: routes.router())
+    }
+
+    var port: UInt16 { server.port }
+
+    func connect() throws -> RawConnection {
+        try RawConnection(port: port)
+    }
+
+    /// The `Host` header a browser on this machine sends.
+    var host: String { "127.0.0.1:\(port)" }
+}
+
+/// Valid baseline JPEG files made in the test: an 8×8 mid-grey image, optionally padded with comment
+/// segments to the size of a real preview frame (any decoder skips them).
+enum SyntheticJPEG {
+    static func make(paddedTo size: Int = 0) -> Data {
+        var jpeg: [UInt8] = [0xFF, 0xD8]
+        var padding = max(0, size - base.count - 2)
+        while padding > 4 {
+            let length = min(padding - 2, 0xFFFF)
+            jpeg += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + [UInt8](repeating: 0x20, count: length - 2)
+            padding -= length + 2
+        }
+        return Data(jpeg + base)
+    }
+
+    /// Quantisation table of ones, one 8×8 greyscale component, one-code Huffman tables, and one
+    /// block: DC difference 0 (mid-grey) then end-of-block.
+    private static let base: [UInt8] = {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        let oneCode: [UInt8] = [1] + [UInt8](repeating: 0, count: 15) + [0]
+        return segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+            + segment(0xC0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0])
+            + segment(0xC4, [0x00] + oneCode + [0x10] + oneCode)
+            + segment(0xDA, [1, 1, 0x00, 0, 63, 0])
+            + [0x3F, 0xFF, 0xD9]
+    }()
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// Runs blocking work (socket clients, a paced publisher) on a thread of its own, so that it never
+/// occupies the concurrency pool that the server's handlers run on.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
