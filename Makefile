@@ -11,12 +11,20 @@ BIN := .build/release/camerasun
 NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo \
 	&& grep -qw bmi2 /proc/cpuinfo && echo "-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell")
 
-# Debian packages the build and the tests need.
-APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev
+# Debian packages the build and the tests need; the browser tests use chromium, chromium-driver and a
+# venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese.
+APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
+	chromium chromium-driver python3-venv fonts-wqy-microhei
 
-.PHONY: deps build run test bench scenes clean
+# The browser tests' Python packages (Tests/Browser/requirements.txt) live in a venv of Debian's
+# python3 (the one python3-venv serves, whatever `python3` is first on PATH).
+BROWSER_VENV := .venv-browser
+BROWSER_REQUIREMENTS := Tests/Browser/requirements.txt
+BROWSER_ARTIFACTS := .build/artifacts/browser
 
-## deps: install the Debian packages the build and tests need (idempotent; sudo when not root)
+.PHONY: deps build run test browser-test bench scenes clean
+
+## deps: install the Debian packages the build and tests need and the browser tests' venv (idempotent; sudo when not root)
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -24,6 +32,12 @@ deps:
 	    echo "make deps: installing" $$missing; \
 	    $(SUDO) apt-get update -qq && \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@if ! cmp -s $(BROWSER_REQUIREMENTS) $(BROWSER_VENV)/requirements.txt; then \
+	    echo "make deps: installing the browser tests' Python packages into $(BROWSER_VENV)"; \
+	    /usr/bin/python3 -m venv $(BROWSER_VENV) && \
+	    $(BROWSER_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(BROWSER_REQUIREMENTS) && \
+	    cp $(BROWSER_REQUIREMENTS) $(BROWSER_VENV)/requirements.txt; \
 	fi
 
 ## build: the release binary .build/release/camerasun
@@ -37,6 +51,18 @@ run: build
 ## test: every test suite
 test: deps
 	$(SWIFT) test
+
+## browser-test: the viewfinder page in headless Chromium against the development fake server
+## (Tests/Browser); `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/ [VIEWFINDER_TOKEN=T]` tests a
+## running `camerasun serve` instead. Screenshots go to .build/artifacts/browser/.
+browser-test: deps
+	@mkdir -p $(BROWSER_ARTIFACTS)
+ifdef VIEWFINDER_URL
+	$(BROWSER_VENV)/bin/python Tests/Browser/viewfinder_test.py --artifacts $(BROWSER_ARTIFACTS) $(VIEWFINDER_URL) $(VIEWFINDER_TOKEN)
+else
+	VIEWFINDER_PAGE_OUT=$(CURDIR)/$(BROWSER_ARTIFACTS)/viewfinder-page.html $(SWIFT) test --filter writesThePageForTheBrowserTests
+	$(BROWSER_VENV)/bin/python Tests/Browser/viewfinder_test.py --artifacts $(BROWSER_ARTIFACTS) --fake $(BROWSER_ARTIFACTS)/viewfinder-page.html
+endif
 
 ## bench: performance figures beside their peers, and the closed-loop AE table (see BENCHMARKS.md)
 bench: build

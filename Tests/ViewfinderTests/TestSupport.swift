@@ -57,9 +57,12 @@ struct TestServer {
     let events = EventFeed()
     static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
 
-    init(token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero) throws {
+    init(
+        token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero,
+        page: Data = Self.page
+    ) throws {
         backend = FakeBackend(photoDuration: photoDuration)
-        let routes = ViewfinderRoutes(backend: backend, page: Self.page, preview: preview, events: events)
+        let routes = ViewfinderRoutes(backend: backend, page: page, preview: preview, events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: routes.router())

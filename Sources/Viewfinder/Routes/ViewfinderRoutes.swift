@@ -6,12 +6,12 @@ import Foundation
 /// new `/state`.
 public struct ViewfinderRoutes: Sendable {
     public let backend: any ViewfinderBackend
-    /// The HTML served at `/`.
+    /// The HTML served at `/`: `ViewfinderPage` unless a test gives another.
     public let page: Data
     public let preview: PreviewFeed
     public let events: EventFeed
 
-    public init(backend: any ViewfinderBackend, page: Data, preview: PreviewFeed, events: EventFeed) {
+    public init(backend: any ViewfinderBackend, page: Data = ViewfinderPage.data, preview: PreviewFeed, events: EventFeed) {
         self.backend = backend
         self.page = page
         self.preview = preview

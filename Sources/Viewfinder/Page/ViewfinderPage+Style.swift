@@ -1,0 +1,146 @@
+extension ViewfinderPage {
+    /// The page's CSS: a full-bleed preview under translucent dark cards; `body.hc` is the
+    /// high-contrast variant (opaque black, white, bolder, larger) for reading in sunlight; narrow
+    /// portrait screens move the camera rail to the bottom.
+    static let style = #"""
+        :root {
+          --card: rgba(14, 14, 16, 0.58); --card-line: rgba(255, 255, 255, 0.10); --chip: rgba(255, 255, 255, 0.10);
+          --text: rgba(255, 255, 255, 0.94); --muted: rgba(255, 255, 255, 0.62); --accent: #ffd60a; --danger: #ff453a;
+          --blur: blur(14px) saturate(140%); --gap: 16px;
+          color: var(--text); color-scheme: dark;
+          font: 14px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif;
+        }
+        body.hc {
+          --card: #000; --card-line: #fff; --chip: #000; --text: #fff; --muted: #fff; --accent: #ffe600; --blur: none;
+          font-size: 16px; font-weight: 600;
+        }
+        [hidden] { display: none !important; }
+        html, body { margin: 0; height: 100%; background: #000; overflow: hidden; }
+        h2 { margin: 0; font-size: 1em; font-weight: 600; }
+        button, a { font: inherit; color: inherit; }
+        :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+
+        #viewport { position: fixed; inset: 0; touch-action: none; user-select: none; -webkit-user-select: none;
+          -webkit-touch-callout: none; cursor: crosshair; }
+        #viewport:focus-visible { outline-offset: -6px; }
+        #preview { display: block; width: 100%; height: 100%; object-fit: cover; pointer-events: none; }
+        #loading { position: absolute; inset: 0; margin: 0; display: grid; place-items: center; color: var(--muted); }
+        #square { position: absolute; left: 0; top: 0; width: 84px; height: 84px; box-sizing: border-box;
+          border: 1.5px solid var(--accent); border-radius: 2px; opacity: 0; pointer-events: none;
+          transform: translate(-50%, -50%); box-shadow: 0 0 0 1px rgba(0, 0, 0, 0.35); }
+        #square.show { opacity: 1; animation: square-in 0.25s ease-out, square-out 0.6s ease-in 2s forwards; }
+        #square.show.locked { animation: square-in 0.25s ease-out; border-width: 2.5px; }
+        @keyframes square-in { from { opacity: 0; transform: translate(-50%, -50%) scale(1.4); } to { opacity: 1; } }
+        @keyframes square-out { from { opacity: 1; } to { opacity: 0; } }
+
+        #top, #bottom { position: fixed; left: 0; right: 0; display: flex; gap: 12px; pointer-events: none;
+          padding: max(var(--gap), env(safe-area-inset-top)) var(--gap); box-sizing: border-box; }
+        #top { top: 0; justify-content: space-between; align-items: flex-start; }
+        #bottom { bottom: 0; flex-direction: column; align-items: center; padding-bottom: max(20px, env(safe-area-inset-bottom)); }
+        #top > *, #bottom > *, #rail > * { pointer-events: auto; }
+        .card { background: var(--card); border: 1px solid var(--card-line); border-radius: 16px;
+          backdrop-filter: var(--blur); -webkit-backdrop-filter: var(--blur); box-shadow: 0 8px 30px rgba(0, 0, 0, 0.25); }
+        body.hc .card { border-width: 2px; box-shadow: none; }
+
+        #brightnessCard { width: 300px; padding: 14px 16px; }
+        .cardHead { display: flex; align-items: center; gap: 8px; }
+        .sunIcon { width: 20px; height: 20px; fill: var(--accent); stroke: var(--accent); stroke-width: 2; stroke-linecap: round; }
+        #brightnessValue { margin-left: auto; font: 600 1.6em/1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
+        .bar { --value: 0; --target: 0.55; position: relative; height: 10px; margin: 14px 0 10px; border-radius: 5px;
+          background: rgba(0, 0, 0, 0.55); box-shadow: inset 0 0 0 1px rgba(255, 255, 255, 0.28); }
+        .bar .fill { position: absolute; inset: 0; border-radius: inherit; background: linear-gradient(90deg, #000, #7c7c7c 50%, #fff);
+          clip-path: inset(0 calc((1 - var(--value)) * 100%) 0 0 round 5px); transition: clip-path 0.15s linear; }
+        .bar .target { position: absolute; top: -5px; bottom: -5px; left: calc(var(--target) * 100% - 1px); width: 2px;
+          border-radius: 1px; background: var(--accent); }
+        .bar .marker { position: absolute; top: 50%; left: calc(var(--value) * 100%); width: 14px; height: 14px;
+          border-radius: 50%; background: #fff; border: 2px solid #000; box-sizing: border-box;
+          transform: translate(-50%, -50%); transition: left 0.15s linear; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.6); }
+        body.hc .bar { height: 14px; box-shadow: inset 0 0 0 2px #fff; }
+        body.hc .bar .marker { width: 20px; height: 20px; border-width: 3px; }
+        body.hc .bar .target { width: 4px; }
+        #advice { margin: 0; font-size: 0.93em; color: var(--text); min-height: 1.35em; }
+        #exposureInfo { margin: 6px 0 0; font: 0.86em/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); }
+        #exposureInfo:empty { display: none; }
+
+        #lockBadge { position: absolute; left: 50%; top: max(var(--gap), env(safe-area-inset-top)); transform: translateX(-50%);
+          padding: 5px 10px; border-radius: 6px; background: var(--accent); color: #000;
+          font-weight: 700; font-size: 0.86em; letter-spacing: 0.06em; }
+
+        #lead { display: flex; flex-direction: column; align-items: flex-start; gap: 10px; pointer-events: none; }
+        #lead > * { pointer-events: auto; }
+        #histogramCard { width: 236px; padding: 10px 12px 12px; }
+        .small { font-size: 0.8em; color: var(--muted); text-transform: uppercase; letter-spacing: 0.06em; margin-bottom: 6px; }
+        #histogram { display: block; width: 100%; height: 72px; color: rgba(255, 255, 255, 0.82);
+          background: linear-gradient(90deg, rgba(255, 255, 255, 0.03), rgba(255, 255, 255, 0.08)); border-radius: 6px; }
+        body.hc #histogram { color: #fff; background: #000; outline: 1px solid #fff; }
+
+        .chips { display: flex; gap: 6px; flex-wrap: wrap; }
+        .chip { border: 1px solid var(--card-line); background: var(--card); backdrop-filter: var(--blur); -webkit-backdrop-filter: var(--blur);
+          color: var(--text); border-radius: 999px; padding: 6px 12px; font-size: 0.86em; cursor: pointer; text-decoration: none;
+          white-space: nowrap; transition: background 0.15s, color 0.15s; }
+        .chip:hover { background: rgba(255, 255, 255, 0.16); }
+        .chip[aria-pressed="true"] { color: var(--accent); background: rgba(20, 20, 20, 0.78); border-color: var(--accent); }
+        body.hc .chip { border-width: 2px; }
+        body.hc .chip[aria-pressed="true"] { color: #000; background: var(--accent); border-color: var(--accent); }
+        .segmented { justify-content: center; padding: 4px; border-radius: 999px; background: var(--card); border: 1px solid var(--card-line);
+          backdrop-filter: var(--blur); -webkit-backdrop-filter: var(--blur); }
+        .segmented .chip { border-color: transparent; background: transparent; backdrop-filter: none; }
+        .segmented .chip[aria-pressed="true"] { background: rgba(255, 255, 255, 0.16); }
+        body.hc .segmented .chip[aria-pressed="true"] { background: var(--accent); }
+
+        #evCard { width: min(560px, calc(100vw - 180px)); padding: 12px 16px 8px; box-sizing: border-box; }
+        .evRow { display: flex; align-items: center; gap: 12px; }
+        .evRow label { font-weight: 700; color: var(--accent); }
+        #evValue { width: 3.2em; text-align: right; font: 600 1em ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
+        .evLabels { display: flex; justify-content: space-between; margin: 0 calc(3.2em + 88px) 0 30px; font-size: 0.78em; color: var(--muted); }
+        #evSlider:focus-visible { outline-offset: 4px; border-radius: 8px; }
+        #evSlider { flex: 1; min-width: 0; height: 28px; margin: 0; background: transparent; -webkit-appearance: none; appearance: none; cursor: pointer; }
+        #evSlider::-webkit-slider-runnable-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
+        #evSlider::-moz-range-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
+        #evSlider::-webkit-slider-thumb { -webkit-appearance: none; width: 22px; height: 22px; margin-top: -9px; border-radius: 50%;
+          background: var(--accent); border: 2px solid #000; box-shadow: 0 1px 5px rgba(0, 0, 0, 0.6); }
+        #evSlider::-moz-range-thumb { width: 18px; height: 18px; border-radius: 50%; background: var(--accent); border: 2px solid #000; }
+        body.hc #evSlider::-webkit-slider-runnable-track { height: 6px; background: linear-gradient(90deg, #000, #fff); outline: 1px solid #fff; }
+
+        #toast { max-width: min(520px, 90vw); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
+          border: 1px solid var(--danger); color: #fff; font-size: 0.9em; }
+
+        #rail { position: fixed; right: max(var(--gap), env(safe-area-inset-right)); top: 50%; transform: translateY(-50%);
+          display: flex; flex-direction: column; align-items: center; gap: 18px; }
+        #thumbLink:not([href]) { visibility: hidden; }
+        #thumbLink { display: block; width: 52px; height: 52px; border-radius: 10px; overflow: hidden; border: 2px solid rgba(255, 255, 255, 0.85); }
+        #thumb { width: 100%; height: 100%; object-fit: cover; display: block; }
+        #shutter { width: 76px; height: 76px; padding: 0; border-radius: 50%; border: 4px solid #fff; background: rgba(0, 0, 0, 0.25);
+          display: grid; place-items: center; cursor: pointer; }
+        #shutter span { width: 60px; height: 60px; border-radius: 50%; background: #fff; transition: transform 0.1s; }
+        #shutter:active span { transform: scale(0.88); }
+        #shutter.busy span { animation: busy 0.8s ease-in-out infinite alternate; }
+        @keyframes busy { to { transform: scale(0.8); opacity: 0.7; } }
+        #zoom { flex-direction: column; align-items: center; }
+        .chip.round { width: 40px; height: 40px; padding: 0; display: grid; place-items: center; font-weight: 600; }
+
+        #flash { position: fixed; inset: 0; background: #fff; opacity: 0; pointer-events: none; }
+        #flash.fire { animation: flash 0.35s ease-out; }
+        @keyframes flash { from { opacity: 0.85; } to { opacity: 0; } }
+        @media (prefers-reduced-motion: reduce) {
+          #flash.fire { animation-duration: 0.15s; }
+          .bar .fill, .bar .marker { transition: none; }
+        }
+
+        @media (max-aspect-ratio: 1/1), (max-width: 700px) {
+          #top { flex-wrap: wrap; }
+          #brightnessCard { width: 100%; box-sizing: border-box; }
+          #lockBadge { top: auto; bottom: -32px; }
+          #lead { width: 100%; }
+          #histogramCard { width: 150px; margin-left: auto; padding: 8px; }
+          #histogramCard .small { display: none; }
+          #histogram { height: 44px; }
+          #rail { top: auto; bottom: max(20px, env(safe-area-inset-bottom)); left: 0; right: 0; transform: none;
+            flex-direction: row; justify-content: space-evenly; }
+          #zoom { flex-direction: row; }
+          #bottom { bottom: 112px; }
+          #evCard { width: 100%; }
+        }
+
+        """#
+}

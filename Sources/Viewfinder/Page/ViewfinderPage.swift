@@ -1,0 +1,106 @@
+import Foundation
+
+/// The viewfinder web page served at `/`: one HTML document with its style and script inline, so
+/// the binary needs no files beside it and the browser nothing from elsewhere (no build step, no
+/// CDN; the Content-Security-Policy forbids other origins). English by default, Chinese with
+/// `?lang=zh`, switched in the browser from `phrases`.
+///
+/// It uses the routes of CLI.md's "Viewfinder HTTP API" plus a few optional extensions that the
+/// server should provide (the page works without them):
+/// - `/stream?overlay=zebra,sun` (either name or both, comma-separated): the MJPEG preview with the
+///   overlays drawn into the frames by the server, because the page has no pixels to judge
+///   exposure by. `zebra`: diagonal black-and-white stripes (45°, about 8 px period at preview
+///   size) over pixels whose luma is at least 0.95 of full scale. `sun`: the sun/highlight mask that
+///   sun-aware metering excludes, filled with a translucent orange. Plain `/stream` has none; the
+///   same flag should work on `/snapshot`.
+/// - `/state` fields `targetBrightness` (the brightness the bar's target line marks, 0…1; the page
+///   draws 0.55, the seed's target, when absent), `adviceZh` (the advice in Chinese,
+///   `BrightnessAdvice.message(…, language: .chinese)`, shown with `?lang=zh`), `zoom` (the current
+///   factor) and `zoomRange` [min, max] (zoom buttons outside it are hidden).
+/// - `meteringMode` in `/state` uses the names `/api/metering` takes.
+public enum ViewfinderPage {
+    /// The complete document.
+    public static let html = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="dark">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data:; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+        <link rel="icon" href="data:,">
+        <title>CameraSun</title>
+        <style>\#(style)</style>
+        </head>
+        <body>
+        <main id="viewport" tabindex="0" data-i18n-label="preview">
+          <img id="preview" alt="" draggable="false">
+          <p id="loading" data-i18n="loading"></p>
+          <div id="square" aria-hidden="true"></div>
+        </main>
+        <header id="top">
+          <div id="lead">
+            <section id="brightnessCard" class="card" aria-labelledby="brightnessTitle">
+              <div class="cardHead">
+                <svg class="sunIcon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="4.5"/><path d="M12 1.5v3M12 19.5v3M1.5 12h3M19.5 12h3M4.6 4.6l2.1 2.1M17.3 17.3l2.1 2.1M4.6 19.4l2.1-2.1M17.3 6.7l2.1-2.1"/></svg>
+                <h2 id="brightnessTitle" data-i18n="brightness"></h2>
+                <output id="brightnessValue">–</output>
+              </div>
+              <div id="brightnessBar" class="bar" role="meter" aria-valuemin="0" aria-valuemax="1" aria-valuenow="0" data-i18n-label="brightnessBar">
+                <div class="fill"></div><div class="target"></div><div class="marker"></div>
+              </div>
+              <p id="advice" aria-live="polite" data-i18n="waiting"></p>
+              <p id="exposureInfo"></p>
+            </section>
+            <div id="toggles" class="chips" role="group" data-i18n-label="overlays">
+              <button id="zebraToggle" type="button" class="chip" aria-pressed="false" data-i18n="zebra"></button>
+              <button id="sunToggle" type="button" class="chip" aria-pressed="false" data-i18n="sunMask"></button>
+              <button id="contrastToggle" type="button" class="chip" aria-pressed="false" data-i18n="highContrast"></button>
+              <a id="language" class="chip" data-i18n="otherLanguage"></a>
+            </div>
+          </div>
+          <div id="lockBadge" role="status" data-i18n="lock" hidden></div>
+          <section id="histogramCard" class="card">
+            <h2 class="small" data-i18n="histogram"></h2>
+            <canvas id="histogram" role="img" data-i18n-label="histogram"></canvas>
+          </section>
+        </header>
+        <footer id="bottom">
+          <div id="metering" class="chips segmented" role="group" data-i18n-label="metering">
+            <button type="button" class="chip" data-mode="average" aria-pressed="false" data-i18n="average"></button>
+            <button type="button" class="chip" data-mode="centre" aria-pressed="false" data-i18n="centre"></button>
+            <button type="button" class="chip" data-mode="spot" aria-pressed="false" data-i18n="spot"></button>
+            <button type="button" class="chip" data-mode="matrix" aria-pressed="false" data-i18n="matrix"></button>
+            <button type="button" class="chip" data-mode="sun" aria-pressed="false" data-i18n="sun"></button>
+          </div>
+          <section id="evCard" class="card">
+            <div class="evRow">
+              <label for="evSlider">EV</label>
+              <input id="evSlider" type="range" min="-8" max="8" step="0.1" value="0" data-i18n-label="exposure">
+              <output id="evValue" for="evSlider">0.0</output>
+              <button id="evReset" type="button" class="chip" data-i18n="reset" data-i18n-label="resetLabel"></button>
+            </div>
+            <div class="evLabels"><span data-i18n="dark"></span><span data-i18n="bright"></span></div>
+          </section>
+          <div id="toast" role="status" aria-live="assertive" hidden></div>
+        </footer>
+        <nav id="rail" data-i18n-label="controls">
+          <div id="zoom" class="chips" role="group" data-i18n-label="zoom">
+            <button type="button" class="chip round" data-factor="1" aria-pressed="true">1×</button>
+            <button type="button" class="chip round" data-factor="2" aria-pressed="false">2×</button>
+            <button type="button" class="chip round" data-factor="4" aria-pressed="false">4×</button>
+            <button type="button" class="chip round" data-factor="8" aria-pressed="false">8×</button>
+          </div>
+          <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
+          <a id="thumbLink" target="_blank" rel="noopener" data-i18n-label="lastPhoto"><img id="thumb" alt=""></a>
+        </nav>
+        <div id="flash" aria-hidden="true"></div>
+        <script>\#(script)</script>
+        </body>
+        </html>
+
+        """#
+
+    /// `html` as UTF-8, as `ViewfinderRoutes` serves it.
+    public static var data: Data { Data(html.utf8) }
+}

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Browser test of the viewfinder page in headless Chromium (Selenium, chromedriver).
+
+    viewfinder_test.py [BASE_URL [TOKEN]]     a running `camerasun serve` (default http://127.0.0.1:8080/)
+    viewfinder_test.py --fake PAGE.html       the development fake server (fake_viewfinder.py) on a free port
+
+BASE_URL and TOKEN may also come from VIEWFINDER_URL and VIEWFINDER_TOKEN; screenshots go to
+BROWSER_ARTIFACTS (default .build/artifacts/browser/). Prints one line per check and exits 1 at the
+first failure, naming it, with a screenshot `failure.png`. Any SEVERE entry in the browser's console
+log fails the check during which it appeared. Needs `make deps` (chromium, chromium-driver, the
+.venv-browser venv).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import preview_geometry
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+# Mean and maximum luma (0…255) of the preview's current frame, drawn into a canvas (same origin, so
+# not tainted) at 160×90.
+SAMPLE_PREVIEW = """
+const img = document.getElementById('preview');
+const canvas = document.createElement('canvas');
+canvas.width = 160; canvas.height = 90;
+const g = canvas.getContext('2d');
+g.drawImage(img, 0, 0, 160, 90);
+const d = g.getImageData(0, 0, 160, 90).data;
+let sum = 0, max = 0;
+for (let i = 0; i < d.length; i += 4) {
+  const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+  sum += y; max = Math.max(max, y);
+}
+return [sum / (d.length / 4), max];
+"""
+
+# Records the page's /api/meter requests and answers, and counts updates of the brightness value.
+INSTRUMENT = """
+window.meterCalls = [];
+window.brightnessUpdates = 0;
+const original = window.fetch;
+window.fetch = async (path, options) => {
+  const response = await original(path, options);
+  if (path === '/api/meter') {
+    const answer = await response.clone().json();
+    window.meterCalls.push({request: JSON.parse(options.body), answer});
+  }
+  return response;
+};
+new MutationObserver(() => { window.brightnessUpdates += 1; })
+  .observe(document.getElementById('brightnessValue'), {childList: true, characterData: true, subtree: true});
+"""
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class ViewfinderTest:
+    def __init__(self, base_url, token, artifacts):
+        self.base = base_url.rstrip("/") + "/"
+        self.token = token
+        self.artifacts = artifacts
+        os.makedirs(artifacts, exist_ok=True)
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for argument in ("--headless=new", "--window-size=1280,800", "--force-device-scale-factor=1",
+                         "--disable-dev-shm-usage", "--hide-scrollbars"):
+            options.add_argument(argument)
+        if os.geteuid() == 0:
+            options.add_argument("--no-sandbox")
+        options.page_load_strategy = "eager"   # the MJPEG stream never finishes loading
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+
+    # Helpers
+
+    def api(self, path):
+        request = urllib.request.Request(self.base + path.lstrip("/"))
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def state(self):
+        return self.api("/state")
+
+    def js(self, script, *arguments):
+        return self.driver.execute_script(script, *arguments)
+
+    def element(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def wait(self, what, produce, accept=bool, timeout=10.0):
+        """The first value of `produce()` that `accept` takes, polled every 0.1 s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = produce()
+            if accept(value):
+                return value
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"timed out after {timeout:g} s waiting for {what}")
+            time.sleep(0.1)
+
+    def sample(self):
+        return self.js(SAMPLE_PREVIEW)
+
+    def mean_luma(self, samples=5):
+        values = []
+        for _ in range(samples):
+            values.append(self.sample()[0])
+            time.sleep(0.1)
+        return sum(values) / len(values)
+
+    def screenshot(self, name):
+        path = os.path.join(self.artifacts, name)
+        self.driver.save_screenshot(path)
+        return path
+
+    def open(self, query=""):
+        self.driver.get(self.base + query)
+        self.wait("the page's script to label it", lambda: self.element("brightnessTitle").text)
+
+    def wait_for_preview(self):
+        """The preview's frame size once it has shown a frame."""
+        return self.wait("a preview frame", lambda: self.js(
+            "const i = document.getElementById('preview'); return [i.naturalWidth, i.naturalHeight];"), lambda size: size[0] > 0)
+
+    def free_point(self, fx, fy):
+        """The page point at fractions (fx, fy) of the window, checked to show the preview, not a control."""
+        x, y = self.js("return [Math.round(innerWidth * arguments[0]), Math.round(innerHeight * arguments[1])];", fx, fy)
+        hit = self.js("const e = document.elementFromPoint(arguments[0], arguments[1]);"
+                      "return e.closest('#viewport') ? '' : (e.id || e.className || e.tagName);", x, y)
+        if hit:
+            raise CheckFailed(f"page point ({x}, {y}) is covered by {hit}: choose another for this window size")
+        return x, y
+
+    def press(self, x, y, hold_seconds=0.0):
+        """A mouse press at page point (x, y), released after `hold_seconds`."""
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to_location(x, y).pointer_down()
+        if hold_seconds:
+            actions.pointer_action.pause(hold_seconds)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
+    def expected_device_point(self, x, y):
+        img = self.js("const i = document.getElementById('preview'), r = i.getBoundingClientRect();"
+                      "return [r.left, r.top, i.clientWidth, i.clientHeight, i.naturalWidth, i.naturalHeight];")
+        left, top, width, height, natural_w, natural_h = img
+        return preview_geometry.device_point(x - left, y - top, width, height, natural_w, natural_h, "fill"), (width, height)
+
+    def severe_log_entries(self):
+        return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+    # Checks, in order; each answers a one-line detail.
+
+    def check_page_loads(self):
+        self.open(f"?token={self.token}" if self.token else "")
+        title = self.driver.title
+        if title != "CameraSun":
+            raise CheckFailed(f"title is {title!r}, not 'CameraSun'")
+        heading = self.element("brightnessTitle").text
+        if heading != "Brightness":
+            raise CheckFailed(f"the brightness card is titled {heading!r}, not 'Brightness'")
+        if self.token and "token=" in self.driver.current_url:
+            raise CheckFailed(f"the token stays in the address bar: {self.driver.current_url}")
+        self.js(INSTRUMENT)
+        return f"{self.driver.current_url} titled {title!r}"
+
+    def check_preview_decodes(self):
+        natural = self.wait_for_preview()
+        mean, peak = self.wait("a frame that is not all black", self.sample, lambda s: s[1] > 16)
+        path = self.screenshot("01-loaded.png")
+        return f"{natural[0]}×{natural[1]} frames, mean luma {mean:.0f}, max {peak:.0f}; {path}"
+
+    def check_brightness_and_advice_update(self):
+        self.js("window.brightnessUpdates = 0;")
+        time.sleep(3)
+        updates = self.js("return window.brightnessUpdates;")
+        if updates < 5:
+            raise CheckFailed(f"the brightness value was updated {updates} times in 3 s (expected ≥ 5: /events or /state polling)")
+        shown = self.element("brightnessValue").text
+        advice = self.element("advice").text
+        state = self.state()
+        if abs(float(shown) - state["brightness"]) > 0.1:
+            raise CheckFailed(f"the page shows brightness {shown}, /state says {state['brightness']:.2f}")
+        if not advice or advice == "Waiting for data…":
+            raise CheckFailed(f"advice is {advice!r}")
+        return f"{updates} updates in 3 s, brightness {shown}, advice {advice!r}"
+
+    def check_ev_slider(self):
+        start = self.state()["evBias"]
+        before_luma, before_shown = self.mean_luma(), float(self.element("brightnessValue").text)
+        slider = self.element("evSlider")
+        self.js("arguments[0].focus();", slider)
+        for _ in range(20):
+            slider.send_keys(Keys.ARROW_RIGHT)
+        wanted = round(start + 2.0, 1)
+        self.wait(f"/state evBias {wanted:+.1f}", lambda: abs(self.state()["evBias"] - wanted) < 0.05)
+        after_luma = self.wait("a brighter preview", lambda: self.mean_luma(3), lambda m: m > before_luma + 8, timeout=15)
+        after_shown = self.wait("a higher brightness on the card", lambda: float(self.element("brightnessValue").text),
+                                lambda v: v > before_shown + 0.05, timeout=15)
+        readout = self.element("evValue").text
+        path = self.screenshot("02-ev-plus-2.png")
+        self.element("evReset").click()
+        self.wait("evBias back to 0 after Reset", lambda: abs(self.state()["evBias"]) < 0.05)
+        return (f"evBias {start:+.1f} → {wanted:+.1f} (readout {readout}), preview mean luma {before_luma:.0f} → {after_luma:.0f}, "
+                f"card {before_shown:.2f} → {after_shown:.2f}; {path}")
+
+    def check_tap_meters(self):
+        x, y = self.free_point(0.33, 0.62)
+        expected, view = self.expected_device_point(x, y)
+        self.js("window.meterCalls = [];")
+        self.press(x, y)
+        call = self.wait("the /api/meter answer", lambda: self.js("return window.meterCalls[0];"))
+        sent, answered = call["request"], call["answer"]["point"]
+        if sent.get("gravity") != "fill" or abs(sent["view"]["x"] - x) > 1 or abs(sent["view"]["y"] - y) > 1 \
+                or (sent["view"]["width"], sent["view"]["height"]) != view:
+            raise CheckFailed(f"the page sent {sent}, expected view ({x}, {y}) in {view[0]}×{view[1]} with fill gravity")
+        if abs(answered["x"] - expected[0]) > 0.01 or abs(answered["y"] - expected[1]) > 0.01:
+            raise CheckFailed(f"the server metered ({answered['x']:.4f}, {answered['y']:.4f}); "
+                              f"PreviewGeometry gives ({expected[0]:.4f}, {expected[1]:.4f})")
+        point = self.wait("/state exposurePoint at the tap", lambda: self.state()["exposurePoint"],
+                          lambda p: abs(p["x"] - expected[0]) <= 0.01 and abs(p["y"] - expected[1]) <= 0.01)
+        square = self.js("const r = document.getElementById('square').getBoundingClientRect();"
+                         "return [r.left + r.width / 2, r.top + r.height / 2];")
+        if abs(square[0] - x) > 2 or abs(square[1] - y) > 2:
+            raise CheckFailed(f"the metering square is centred at {square}, not at the tap ({x}, {y})")
+        path = self.screenshot("03-tap.png")
+        return (f"tap ({x}, {y}) in {view[0]}×{view[1]} → device ({answered['x']:.4f}, {answered['y']:.4f}), "
+                f"expected ({expected[0]:.4f}, {expected[1]:.4f}), /state ({point['x']:.4f}, {point['y']:.4f}); {path}")
+
+    def check_long_press_locks(self):
+        self.press(*self.free_point(0.69, 0.5), hold_seconds=0.9)
+        self.wait("the AE/AF LOCK badge", lambda: self.element("lockBadge").is_displayed())
+        locks = self.wait("/state locks ae, af and awb", lambda: self.state()["locks"],
+                          lambda locks: locks.get("ae") and locks.get("af") and locks.get("awb"))
+        badge = self.element("lockBadge").text
+        path = self.screenshot("04-locked.png")
+        self.press(*self.free_point(0.16, 0.45))
+        self.wait("the locks to be released by a tap elsewhere", lambda: not any(self.state()["locks"].values()))
+        self.wait("the badge to go", lambda: not self.element("lockBadge").is_displayed())
+        return f"badge {badge!r}, /state locks {locks}; a tap elsewhere unlocked; {path}"
+
+    def check_shutter(self):
+        def count():
+            listing = self.api("/library")
+            return len(listing["assets"] if isinstance(listing, dict) else listing)
+        before = count()
+        self.element("shutter").click()
+        after = self.wait("a new library asset", count, lambda n: n == before + 1)
+        self.wait("the thumbnail", lambda: self.js("return document.getElementById('thumb').naturalWidth > 0;"))
+        path = self.screenshot("05-photo.png")
+        return f"library {before} → {after} assets, thumbnail {self.element('thumb').get_attribute('src')}; {path}"
+
+    def check_overlays(self):
+        self.element("zebraToggle").click()
+        self.element("sunToggle").click()
+        source = self.element("preview").get_attribute("src")
+        if not source.endswith("/stream?overlay=zebra,sun"):
+            raise CheckFailed(f"with both overlays on, the preview shows {source}")
+        self.wait_for_preview()
+        time.sleep(0.5)
+        path = self.screenshot("06-overlays.png")
+        self.element("zebraToggle").click()
+        self.element("sunToggle").click()
+        source_off = self.element("preview").get_attribute("src")
+        if not source_off.endswith("/stream"):
+            raise CheckFailed(f"with the overlays off, the preview shows {source_off}")
+        return f"{source} while on, {source_off} while off; {path}"
+
+    def check_high_contrast_persists(self):
+        self.element("contrastToggle").click()
+        self.open()
+        if not self.js("return document.body.classList.contains('hc');"):
+            raise CheckFailed("high contrast was not kept across a reload")
+        self.wait_for_preview()
+        time.sleep(0.7)
+        path = self.screenshot("07-high-contrast.png")
+        self.element("contrastToggle").click()
+        return f"kept across a reload; {path}"
+
+    def check_chinese(self):
+        self.open("?lang=zh")
+        title = self.element("brightnessTitle").text
+        ev_labels = self.driver.find_element(By.CSS_SELECTOR, ".evLabels").text.split()
+        if title != "亮度分析" or ev_labels != ["暗", "亮"]:
+            raise CheckFailed(f"?lang=zh shows title {title!r} and slider labels {ev_labels}")
+        self.wait_for_preview()
+        advice = self.wait("the advice", lambda: self.element("advice").text, lambda t: t and t != "等待数据...")
+        time.sleep(0.5)
+        path = self.screenshot("08-chinese.png")
+        return f"title {title!r}, slider labels {ev_labels}, advice {advice!r}; {path}"
+
+    def run(self):
+        checks = [
+            ("the page loads", self.check_page_loads),
+            ("the preview decodes", self.check_preview_decodes),
+            ("brightness and advice update", self.check_brightness_and_advice_update),
+            ("the EV slider brightens the preview", self.check_ev_slider),
+            ("a tap meters at the PreviewGeometry point", self.check_tap_meters),
+            ("a long press locks AE/AF/AWB", self.check_long_press_locks),
+            ("the shutter adds a library asset", self.check_shutter),
+            ("the overlay toggles switch the stream", self.check_overlays),
+            ("high contrast persists", self.check_high_contrast_persists),
+            ("?lang=zh speaks Chinese", self.check_chinese),
+        ]
+        for name, check in checks:
+            try:
+                detail = check()
+                severe = self.severe_log_entries()
+                if severe:
+                    raise CheckFailed("the browser console logged errors: " + " | ".join(severe))
+            except (CheckFailed, WebDriverException, OSError, KeyError, ValueError) as error:
+                path = self.screenshot("failure.png")
+                print(f"FAIL {name}: {error}\n     screenshot: {path}", flush=True)
+                return False
+            print(f"ok   {name}: {detail}", flush=True)
+        print(f"{len(checks)} passed, 0 failed", flush=True)
+        return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("url", nargs="?", default=os.environ.get("VIEWFINDER_URL", "http://127.0.0.1:8080/"))
+    parser.add_argument("token", nargs="?", default=os.environ.get("VIEWFINDER_TOKEN"))
+    parser.add_argument("--fake", metavar="PAGE", help="test against the fake server serving this page file (development)")
+    parser.add_argument("--artifacts", default=os.environ.get("BROWSER_ARTIFACTS", ".build/artifacts/browser"))
+    arguments = parser.parse_args()
+    url, token = arguments.url, arguments.token
+    if arguments.fake:
+        import fake_viewfinder
+        token = "fake-token"
+        _, url = fake_viewfinder.start(arguments.fake, token=token)
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"viewfinder_test: {tool} is missing — run make deps")
+    print(f"viewfinder browser test: {url}" + (" with a token" if token else ""), flush=True)
+    test = ViewfinderTest(url, token, arguments.artifacts)
+    try:
+        passed = test.run()
+    finally:
+        test.driver.quit()
+    sys.exit(0 if passed else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Viewfinder
+
+/// The viewfinder page as text: what the browser tests (Tests/Browser) cannot check cheaply or
+/// need to rely on. Its behaviour in a browser is tested there.
+@Suite struct ViewfinderPageTests {
+    /// Every id the script looks up (`$('id')`) is in the document, so no lookup yields null.
+    @Test func everyElementTheScriptUsesExists() throws {
+        let ids = try matches(of: #"\$\('(\w+)'\)"#, in: ViewfinderPage.script)
+        #expect(ids.count > 20)
+        for id in ids {
+            #expect(ViewfinderPage.html.contains("id=\"\(id)\""), "the script uses #\(id), which the page lacks")
+        }
+    }
+
+    /// The ids the browser tests drive.
+    @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "thumb",
+                      "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast"])
+    func hasTheControl(_ id: String) {
+        #expect(ViewfinderPage.html.contains("id=\"\(id)\""))
+    }
+
+    /// Every label key the document and the script use has both languages, and no phrase is unused.
+    @Test func everyLabelIsTranslatedAndUsed() throws {
+        let inDocument = try matches(of: #"data-i18n(?:-label)?="(\w+)""#, in: ViewfinderPage.html)
+        let inScript = try matches(of: #"text\.(\w+)"#, in: ViewfinderPage.script)
+        let used = Set(inDocument + inScript)
+        #expect(used == Set(ViewfinderPage.phrases.keys))
+        for (key, phrase) in ViewfinderPage.phrases {
+            #expect(!phrase.en.isEmpty && !phrase.zh.isEmpty, "\(key)")
+        }
+    }
+
+    /// `?lang=zh` shows the seed article's wording; the script carries it in its dictionary.
+    @Test(arguments: [("brightness", "亮度分析"), ("waiting", "等待数据..."), ("loading", "相机初始化中..."), ("dark", "暗"), ("bright", "亮")])
+    func speaksTheSeedsChinese(key: String, chinese: String) {
+        #expect(ViewfinderPage.phrases[key]?.zh == chinese)
+        #expect(ViewfinderPage.script.contains("\"\(key)\":\"\(chinese)\""))
+    }
+
+    @Test func offersEveryMeteringMode() {
+        for mode in MeteringCommand.Mode.allCases {
+            #expect(ViewfinderPage.html.contains("data-mode=\"\(mode.rawValue)\""), "\(mode)")
+        }
+    }
+
+    /// Nothing is loaded from another origin, and the policy says so to the browser.
+    @Test func isSelfContained() {
+        let html = ViewfinderPage.html
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("//cdn"))
+        #expect(html.contains("Content-Security-Policy\" content=\"default-src 'none';"))
+        #expect(!html.contains("\\#("), "an interpolation was left unfilled")
+    }
+
+    /// Writes the page to the file named by VIEWFINDER_PAGE_OUT, for the browser tests' fake server
+    /// (`make browser-test` sets it).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["VIEWFINDER_PAGE_OUT"] != nil))
+    func writesThePageForTheBrowserTests() throws {
+        let path = try #require(ProcessInfo.processInfo.environment["VIEWFINDER_PAGE_OUT"])
+        try ViewfinderPage.data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private func matches(of pattern: String, in text: String) throws -> [String] {
+        try text.matches(of: Regex(pattern)).compactMap { match in match.output[1].substring.map(String.init) }
+    }
+}
+
+extension ServerTests.HTTP {
+    @Test func servesTheViewfinderPageAtRoot() async throws {
+        let test = try TestServer(page: ViewfinderPage.data)
+        let response = try await test.connect().request("GET", "/?lang=zh", headers: ["Host": test.host])
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(response.text == ViewfinderPage.html)
+        #expect(response.text.contains("亮度分析"))
+    }
+}
