@@ -100,6 +100,14 @@ public struct AutoExposure: Sendable {
         algorithm.exposurePoint = point
     }
 
+    /// How the subject is metered: sun-aware (the default) or a classic mode (`SunAwareExposure.meteringMode`).
+    public var meteringMode: MeteringMode { algorithm.meteringMode }
+
+    /// Chooses the metering mode; a spot carries its own point.
+    public mutating func setMeteringMode(_ mode: MeteringMode) {
+        algorithm.meteringMode = mode
+    }
+
     /// The settings to request after a frame, `frameInterval` seconds after the previous one.
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
         let currentBias = bias.advance(by: frameInterval)
@@ -149,7 +157,9 @@ public struct AutoExposure: Sendable {
         stuckSeconds += seconds
         if stuckSeconds >= AutoExposure.watchdogSeconds - 1e-9 {
             watchdogReason = "\(reason) for \(String(format: "%.1f", stuckSeconds)) s at \(String(format: "%.6f", total)) s·gain — restarted auto-exposure"
-            algorithm = SunAwareExposure(exposurePoint: algorithm.exposurePoint, fixedIntent: algorithm.fixedIntent)
+            var restarted = SunAwareExposure(exposurePoint: algorithm.exposurePoint, fixedIntent: algorithm.fixedIntent)
+            restarted.meteringMode = algorithm.meteringMode
+            algorithm = restarted
             stuckSeconds = 0
         }
     }

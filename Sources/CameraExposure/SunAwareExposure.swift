@@ -12,6 +12,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
     public var exposurePoint: NormalizedPoint?
+    /// How the subject is metered: `.sunAware` (the default) finds it as described above; any
+    /// other mode meters as `Meter` does and targets plain mid-grey, without intent or highlight
+    /// budget — what a photographer who picks average, centre, spot or matrix asks for.
+    public var meteringMode = MeteringMode.sunAware
     /// The subject's intent in EV when known (e.g. from a tap on a known surface); nil to derive
     /// it from the subject's luminance.
     public var fixedIntent: Double?
@@ -45,14 +49,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
-        let subject = subjectCells(statistics)
-        let meteredLinear = SunAwareExposure.median(subject)
-        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
-        let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
-        // The median, not the mean: a few cells at the subject's edge that hold sky would
-        // otherwise outweigh it. A clipped median (a subject at full scale) reads as 2 stops over.
-        let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
-        let gain = withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
+        let gain = meteringMode == .sunAware ? subjectGain(statistics, metadata: metadata) : meteredGain(statistics, metadata: metadata)
         let current = metadata.totalExposure
         let error = log2(gain)
         evError = -error
@@ -72,6 +69,24 @@ public struct SunAwareExposure: ExposureAlgorithm {
             state = .searching
         }
         return current * pow(2, speed * error)
+    }
+
+    /// The gain that puts the detected subject at its intent, within the highlight budget.
+    private mutating func subjectGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
+        let subject = subjectCells(statistics)
+        let meteredLinear = SunAwareExposure.median(subject)
+        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
+        let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
+        // The median, not the mean: a few cells at the subject's edge that hold sky would
+        // otherwise outweigh it. A clipped median (a subject at full scale) reads as 2 stops over.
+        let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
+        return withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
+    }
+
+    /// The gain that puts the `meteringMode` reading at mid-grey shifted by the bias.
+    private func meteredGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
+        let reading = Meter.meter(statistics, mode: meteringMode, bias: metadata.exposureBias)
+        return reading.metered >= 0.98 ? 0.25 : reading.target / max(reading.metered, 1.0 / 4096)
     }
 
     /// The cells that stand for the subject, with their weights.

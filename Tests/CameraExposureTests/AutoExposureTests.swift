@@ -196,4 +196,21 @@ struct AutoExposureTests {
         var engine = Self.engine(for: try Self.camera(.grayCard))
         #expect(throws: ValueOutOfRangeError.self) { try engine.setExposurePoint(NormalizedPoint(x: 1.5, y: 0.5)) }
     }
+
+    @Test("A classic metering mode drives the loop: average puts the backlit frame's mean at mid-grey, sun-aware exposes the subject ≥ 3 EV brighter")
+    func meteringModes() async throws {
+        func settled(_ mode: MeteringMode) async throws -> (total: Double, statistics: FrameStatistics) {
+            let camera = try Self.camera(.backlitPortrait)
+            var engine = Self.engine(for: camera)
+            engine.setMeteringMode(mode)
+            #expect(engine.meteringMode == mode)
+            _ = try await Self.run(&engine, camera, frames: 25)
+            let frame = try await camera.nextFrame()
+            return (frame.metadata.totalExposure, try FrameAnalyzer().analyze(frame.buffer))
+        }
+        let average = try await settled(.average)
+        #expect(abs(Meter.meter(average.statistics, mode: .average).evError) < 0.25)
+        let sun = try await settled(.sunAware)
+        #expect(log2(sun.total / average.total) > 3)
+    }
 }
