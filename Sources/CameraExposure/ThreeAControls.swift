@@ -15,6 +15,12 @@ public struct ThreeAControls: Sendable {
         public var ae: Bool
         public var af: Bool
         public var awb: Bool
+
+        public init(ae: Bool, af: Bool, awb: Bool) {
+            self.ae = ae
+            self.af = af
+            self.awb = awb
+        }
     }
 
     /// Half the side of the focus region, as a fraction of the frame.
