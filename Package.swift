@@ -32,6 +32,7 @@ let package = Package(
             dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CBenchPeers"]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
+        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
 
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
@@ -39,6 +40,7 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
+        .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
