@@ -21,7 +21,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure"]),
+        .target(
+            name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure"],
+            // MERGE: PreviewOutput.swift needs CameraCore.PreviewScaler (on main); drop this exclude when merged.
+            exclude: ["PreviewOutput.swift"]
+        ),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
@@ -40,7 +44,11 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
-        .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
+        .testTarget(
+            name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"],
+            // MERGE: tests PreviewOutput, which needs CameraCore.PreviewScaler (on main); drop this exclude when merged.
+            exclude: ["PreviewOutputTests.swift"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
