@@ -1,5 +1,4 @@
 import CameraCore
-import Synchronization
 
 /// The path from a session's device input to one output, with how that output's frames should be
 /// displayed: rotation, mirroring and a stabilisation request (AVCaptureConnection).
@@ -18,7 +17,7 @@ public final class CaptureConnection: Sendable {
         var mirrored: Bool { explicitMirroring ?? (devicePosition == .front) }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import CameraCore
 
 /// The frames waiting for a `VideoDataOutput`'s consumer, and the consumers waiting for frames.
 ///
@@ -21,10 +21,10 @@ final class FrameQueue: Sendable {
         var statistics = FrameDeliveryStatistics()
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(discardsLateFrames: Bool) {
-        state = Mutex(State(discardsLateFrames: discardsLateFrames))
+        state = Locked(State(discardsLateFrames: discardsLateFrames))
     }
 
     var discardsLateFrames: Bool {

@@ -1,4 +1,4 @@
-import Synchronization
+import CameraCore
 
 /// Which session each output belongs to, so one output cannot be added to two sessions (its
 /// frames would interleave). Entries hold both weakly: a deallocated session or output frees its
@@ -9,7 +9,7 @@ enum OutputOwnership {
         weak var session: CaptureSession?
     }
 
-    private static let claims = Mutex<[ObjectIdentifier: Claim]>([:])
+    private static let claims = Locked<[ObjectIdentifier: Claim]>([:])
 
     /// Claims `outputs` for `session`, all or none; throws naming the first output that belongs to
     /// another live session.

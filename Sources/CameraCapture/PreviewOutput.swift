@@ -1,5 +1,4 @@
 import CameraCore
-import Synchronization
 
 /// Small frames for any number of viewers at a capped rate: each frame is scaled once (to fit
 /// `maximumSize`, at most `maximumFrameRate` per second) and shared by every viewer.
@@ -21,7 +20,7 @@ public final class PreviewOutput: CaptureOutput {
     public let maximumFrameRate: Double
     private let viewers = SubscriberList<PreviewFrame>(bufferingPolicy: .bufferingNewest(1))
     private let pending: AsyncStream<CapturedFrame>.Continuation
-    private let lastAccepted = Mutex<(stream: Int, time: Double)?>(nil)
+    private let lastAccepted = Locked<(stream: Int, time: Double)?>(nil)
 
     /// Buffers the scaler may have out at once: viewers each hold one and have one waiting.
     public static let poolCapacity = 8

@@ -1,4 +1,4 @@
-import Synchronization
+import CameraCore
 
 /// Hands each published value to every subscriber's own `AsyncStream`: one stream per
 /// subscriber, removed when its consumer stops listening.
@@ -8,7 +8,7 @@ final class SubscriberList<Element: Sendable>: Sendable {
         var continuations: [Int: AsyncStream<Element>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
 
     init(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy) {

@@ -1,5 +1,4 @@
 import CameraCore
-import Synchronization
 
 /// Frames for app code, in order, each analysed and carrying its 3A state and connection values
 /// (AVCaptureVideoDataOutput without the delegate queue or the sample-buffer rituals).
@@ -27,7 +26,7 @@ public final class VideoDataOutput: CaptureOutput {
     public let pixelFormat: PixelFormat?
     private let queue: FrameQueue
     private let dropSubscribers = SubscriberList<DroppedFrame>(bufferingPolicy: .unbounded)
-    private let handlerTask = Mutex<Task<Void, Never>?>(nil)
+    private let handlerTask = Locked<Task<Void, Never>?>(nil)
 
     public init(alwaysDiscardsLateFrames: Bool = true, pixelFormat: PixelFormat? = nil) {
         self.pixelFormat = pixelFormat

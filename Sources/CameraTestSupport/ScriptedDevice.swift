@@ -1,7 +1,6 @@
 import CameraCapture
 import CameraCore
 import Foundation
-import Synchronization
 
 /// A camera for tests that needs no hardware and no renderer: it films a uniform grey surface of
 /// `sceneLuminance` cd/m², so the frame's level follows the exposure the session applies (and
@@ -37,7 +36,7 @@ public final class ScriptedDevice: CaptureDevice {
     /// The aperture in frame metadata; with it the frame level obeys the meter equation.
     public static let fNumber = 2.0
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A camera offering `formats` (gray8 and bgra8 are rendered; other formats fail to stream),
     /// starting in the first. `frameBudget` is how many frames it may capture before waiting for
@@ -57,7 +56,7 @@ public final class ScriptedDevice: CaptureDevice {
         self.poolCapacity = poolCapacity
         self.framesLostPerInterruption = framesLostPerInterruption
         settingsStore = DeviceSettingsStore(DeviceSettings(activeFormat: formats[0]))
-        state = Mutex(State(sceneLuminance: sceneLuminance, frameBudget: frameBudget))
+        state = Locked(State(sceneLuminance: sceneLuminance, frameBudget: frameBudget))
     }
 
     /// 32x24 gray8 up to 60 fps, 64x48 bgra8 up to 30 fps, 1280x720 gray8 up to 30 fps: the small
