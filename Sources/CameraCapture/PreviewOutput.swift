@@ -9,7 +9,7 @@ import CameraCore
 /// the one waiting. With no viewers nothing is scaled.
 ///
 /// ```swift
-/// let preview = PreviewOutput()
+/// let preview = try PreviewOutput()
 /// try await session.configure { config in try config.add(preview) }
 /// for await frame in preview.frames() { send(jpeg(frame.image)) }
 /// ```
