@@ -19,8 +19,6 @@ public struct FrameDeliveryStatistics: Sendable {
     /// The last delivered frame's stream and presentation time in seconds.
     private var last: (stream: Int, time: Double)?
 
-    public init() {}
-
     /// Frames dropped for `reason`.
     public func dropped(_ reason: FrameDropReason) -> Int { framesDropped[reason, default: 0] }
 

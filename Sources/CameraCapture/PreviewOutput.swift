@@ -23,7 +23,7 @@ public final class PreviewOutput: CaptureOutput {
     private let lastAccepted = Locked<(stream: Int, time: Double)?>(nil)
 
     /// Buffers the scaler may have out at once: viewers each hold one and have one waiting.
-    public static let poolCapacity = 8
+    static let poolCapacity = 8
 
     /// A preview output fitting frames within `maximumSize` (each side 2…16384) at up to
     /// `maximumFrameRate` (0.1…240) frames per second. Throws naming a value out of range.
