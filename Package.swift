@@ -32,7 +32,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCodecs"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
@@ -45,6 +45,7 @@ let package = Package(
             dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CBenchPeers"]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
+        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
 
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
@@ -55,6 +56,7 @@ let package = Package(
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
+        .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

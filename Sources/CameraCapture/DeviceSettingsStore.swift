@@ -1,4 +1,4 @@
-import Synchronization
+import CameraCore
 
 /// A device's `DeviceSettings` behind a lock, changed only as a validated whole.
 ///
@@ -11,12 +11,12 @@ public final class DeviceSettingsStore: Sendable {
     }
 
     /// Serialises configurations; held while the user's closure runs on a copy.
-    private let transaction = Mutex(())
+    private let transaction = Locked(())
     /// The committed settings; held only to copy them in or out, so reading never waits on a closure.
-    private let snapshot: Mutex<Snapshot>
+    private let snapshot: Locked<Snapshot>
 
     public init(_ settings: DeviceSettings) {
-        snapshot = Mutex(Snapshot(settings: settings, generation: 0))
+        snapshot = Locked(Snapshot(settings: settings, generation: 0))
     }
 
     public var settings: DeviceSettings { snapshot.withLock { $0.settings } }

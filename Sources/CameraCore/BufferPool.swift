@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A fixed number of same-sized pixel buffers, reused frame after frame.
 ///
@@ -45,7 +44,7 @@ public final class BufferPool: Sendable {
         }
 
         private let capacity: Int
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         init(capacity: Int) {
             self.capacity = capacity

@@ -1,0 +1,23 @@
+/// Where a session sends frames: `VideoDataOutput` for app code, `PreviewOutput` for viewers, and
+/// later the photo, movie and streaming outputs.
+///
+/// The session calls these methods from its capture loop, one frame at a time and in order. They
+/// must return promptly — queue the frame or drop it, never wait for a consumer — because every
+/// output and the 3A engine wait for them.
+public protocol CaptureOutput: AnyObject, Sendable {
+    /// Throws `CaptureError.invalidConfiguration`, saying what the output needs, when it cannot take
+    /// frames of `format`. Checked when a session configuration is committed.
+    func checkCompatibility(with format: DeviceFormat) throws(CaptureError)
+    /// A new frame, already analysed and carrying this output's connection values.
+    func receive(_ frame: CapturedFrame)
+    /// A frame the device lost before it reached any output (`outOfBuffers`, `discontinuity`).
+    func receive(_ drop: DroppedFrame)
+}
+
+extension CaptureOutput {
+    /// Outputs that take any format need not check.
+    public func checkCompatibility(with format: DeviceFormat) throws(CaptureError) {}
+
+    /// The output's type name, for error messages.
+    var typeName: String { String(describing: type(of: self)) }
+}

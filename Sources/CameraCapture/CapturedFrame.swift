@@ -1,0 +1,35 @@
+import CameraCore
+import CameraMetering
+
+/// A frame as outputs receive it: the device's frame, its statistics (analysed once and shared by
+/// every output), the 3A engine's state after it, and how the output's connection wants it shown.
+///
+/// The pixels are as the sensor delivered them. To display the frame, rotate it clockwise by
+/// `rotation`, then flip it horizontally if `isMirrored` (the order `PreviewGeometry` uses).
+public struct CapturedFrame: Sendable {
+    public let frame: Frame
+    public let statistics: FrameStatistics
+    public let threeA: ThreeAStatus
+    /// The nominal time between frames at the device's frame rate when this one was captured.
+    public let frameDuration: MediaTime
+    public let rotation: Rotation
+    public let isMirrored: Bool
+    public let stabilizationMode: VideoStabilizationMode
+    /// Counts the session's streams: presentation times compare only within one stream.
+    let streamIndex: Int
+
+    init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
+         connection: CaptureConnection, streamIndex: Int) {
+        self.frame = frame
+        self.statistics = statistics
+        self.threeA = threeA
+        self.frameDuration = frameDuration
+        (rotation, isMirrored, stabilizationMode) = connection.snapshot
+        self.streamIndex = streamIndex
+    }
+
+    public var buffer: PixelBuffer { frame.buffer }
+    public var sequenceNumber: UInt64 { frame.sequenceNumber }
+    public var presentationTime: MediaTime { frame.presentationTime }
+    public var metadata: FrameMetadata { frame.metadata }
+}

@@ -1,0 +1,28 @@
+import CameraCore
+import CameraMetering
+
+/// A downscaled frame for viewers (viewfinder pages, MJPEG clients): a small bgra8 image plus
+/// what the viewfinder draws next to it. It holds no reference to the full-size frame, so a
+/// viewer never keeps a device buffer from the camera.
+public struct PreviewFrame: Sendable {
+    /// bgra8, at most the output's `maximumSize`, with the source's aspect ratio. Shared by every
+    /// viewer: read it, never write it.
+    public let image: PixelBuffer
+    public let sequenceNumber: UInt64
+    public let presentationTime: MediaTime
+    public let statistics: FrameStatistics
+    public let threeA: ThreeAStatus
+    /// Rotate the image clockwise by this, then mirror it if `isMirrored`, to show it upright.
+    public let rotation: Rotation
+    public let isMirrored: Bool
+
+    init(image: PixelBuffer, source: CapturedFrame) {
+        self.image = image
+        sequenceNumber = source.sequenceNumber
+        presentationTime = source.presentationTime
+        statistics = source.statistics
+        threeA = source.threeA
+        rotation = source.rotation
+        isMirrored = source.isMirrored
+    }
+}

@@ -1,0 +1,123 @@
+import CameraCore
+import CameraExposure
+import CameraMetering
+
+/// Carries out a device's exposure, white-balance and focus settings on every frame while a
+/// session runs, so a user only sets modes, points, bias and locks (`device.configure`) and
+/// never drives the sensor.
+///
+/// Each frame it re-maps the device's `DeviceSettings` onto its `ThreeAControls` when they were
+/// reconfigured (the store's generation changed), then runs auto-exposure on the frame's
+/// statistics, white balance on its colours and contrast autofocus on the sharpness of the focus
+/// region, and returns the `SensorControls` to apply for the frames to come.
+public struct ThreeAEngine: Sendable {
+    public private(set) var controls: ThreeAControls
+    public let capabilities: DeviceCapabilities
+    /// The settings last mapped onto `controls`, and their generation.
+    private var mapped: (settings: DeviceSettings, generation: UInt64)?
+    private var lastPresentationTime: MediaTime?
+    /// The lens position last asked for; nil until autofocus or manual focus moves the lens.
+    private var lensPosition: Double?
+
+    /// An engine for a device with `capabilities` running at `frameRate` frames per second.
+    public init(capabilities: DeviceCapabilities, frameRate: Double) throws(ValueOutOfRangeError) {
+        self.capabilities = capabilities
+        let program = Self.exposureProgram(for: capabilities, frameRate: frameRate)
+        controls = try ThreeAControls(program: program)
+        controls.exposure = AutoExposure(program: program, biasRange: capabilities.exposureBias)
+    }
+
+    /// The exposure program of a device at a frame rate: durations up to one frame (so the frame
+    /// rate holds), then analogue gain, then digital gain up to the device's limit.
+    public static func exposureProgram(for capabilities: DeviceCapabilities, frameRate: Double) -> ExposureProgram {
+        ExposureProgram(durationRange: durationRange(for: capabilities, frameRate: frameRate),
+                        analogueGainRange: capabilities.analogueGain,
+                        maximumDigitalGain: capabilities.digitalGain.upperBound)
+    }
+
+    private static func durationRange(for capabilities: DeviceCapabilities, frameRate: Double) -> ClosedRange<Double> {
+        let shortest = capabilities.exposureDuration.lowerBound
+        return shortest...max(shortest, min(capabilities.exposureDuration.upperBound, 1 / frameRate))
+    }
+
+    /// Where the three loops stand after the last frame.
+    public var status: ThreeAStatus {
+        ThreeAStatus(exposureState: controls.exposure.state, exposureError: controls.exposure.evError,
+                     exposureBias: controls.exposure.bias.current, focusState: controls.focus.state,
+                     whiteBalanceState: controls.whiteBalance.state)
+    }
+
+    /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
+    /// controls for the next frames. Throws only for settings the device's validation let through
+    /// but the engine cannot take, naming the setting.
+    public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore)
+        throws(ValueOutOfRangeError) -> SensorControls {
+        let versioned = store.versioned
+        if versioned.generation != mapped?.generation {
+            try map(versioned.settings)
+            mapped = versioned
+        }
+        let settings = versioned.settings
+        let nominal = 1 / settings.frameRate
+        let interval = lastPresentationTime.map { (frame.presentationTime - $0).seconds } ?? nominal
+        lastPresentationTime = frame.presentationTime
+        let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
+        let gains = controls.whiteBalance.update(frame: frame)
+        return SensorControls(
+            exposureDuration: exposure.duration, analogueGain: exposure.analogueGain, digitalGain: exposure.digitalGain,
+            whiteBalance: gains, lensPosition: focusLens(on: frame), zoomFactor: settings.zoomFactor,
+            exposureBias: controls.exposure.bias.current, flicker: settings.flicker, torchLevel: settings.torchLevel)
+    }
+
+    /// The lens position for the next frames: autofocus's on the focus region's sharpness (measured
+    /// only while focus searches or watches), or held. A fixed-focus lens stays where it is.
+    private mutating func focusLens(on frame: Frame) -> Double {
+        let range = capabilities.lensPosition
+        guard range.lowerBound < range.upperBound else { return range.lowerBound }
+        // Sharpness reads every format FrameAnalyzer reads, so it cannot fail on an analysed frame.
+        let sharpness = controls.focus.mode.searches ? (try? Sharpness.measure(frame.buffer, region: controls.focusRegion)) ?? 0 : 0
+        if case .moveLens(let position) = controls.focus.update(sharpness: sharpness, lensPosition: frame.metadata.lensPosition) {
+            lensPosition = position
+        }
+        return min(max(lensPosition ?? frame.metadata.lensPosition, range.lowerBound), range.upperBound)
+    }
+
+    /// Maps what changed in `settings` since the last mapping onto the controls. A custom exposure
+    /// longer than one frame is shortened to the frame (the frame rate wins), as the program allows.
+    private mutating func map(_ settings: DeviceSettings) throws(ValueOutOfRangeError) {
+        let previous = mapped?.settings
+        if settings.frameRate != previous?.frameRate {
+            controls.exposure.program.durationRange = Self.durationRange(for: capabilities, frameRate: settings.frameRate)
+        }
+        if settings.exposureMode != previous?.exposureMode || settings.frameRate != previous?.frameRate {
+            try controls.exposure.setMode(fitted(settings.exposureMode))
+        }
+        if settings.exposureBias != previous?.exposureBias {
+            try controls.exposure.setBias(settings.exposureBias)
+        }
+        if settings.exposurePoint != previous?.exposurePoint {
+            try controls.exposure.setExposurePoint(settings.exposurePoint)
+        }
+        if settings.flicker != previous?.flicker {
+            controls.exposure.setFlicker(settings.flicker)
+        }
+        if settings.focusPoint != previous?.focusPoint {
+            // Moves the focus region and searches there; the mode below then says how to go on.
+            try controls.setPointOfInterest(settings.focusPoint, exposure: false, focus: true)
+        }
+        if settings.focusMode != previous?.focusMode || settings.focusPoint != previous?.focusPoint {
+            try controls.focus.setMode(settings.focusMode)
+        }
+        if settings.whiteBalanceMode != previous?.whiteBalanceMode {
+            try controls.whiteBalance.setMode(settings.whiteBalanceMode)
+        }
+    }
+
+    /// `mode` with a custom duration and gain kept within the exposure program.
+    private func fitted(_ mode: AutoExposure.Mode) -> AutoExposure.Mode {
+        guard case .custom(let duration, let gain) = mode else { return mode }
+        let program = controls.exposure.program
+        return .custom(duration: min(max(duration, program.durationRange.lowerBound), program.durationRange.upperBound),
+                       gain: min(max(gain, program.analogueGainRange.lowerBound), program.analogueGainRange.upperBound))
+    }
+}
