@@ -1,5 +1,6 @@
 import CameraCore
 import CameraExposure
+import CameraMetering
 
 /// What the user asks of a camera: format, frame rate and the 3A modes, points, bias and locks.
 /// While a session runs, its 3A engine carries these out on every frame's statistics.
@@ -16,6 +17,8 @@ public struct DeviceSettings: Sendable, Equatable {
     public var exposureBias = 0.0
     /// The normalised device point to meter (tap to meter); nil lets the engine find the subject.
     public var exposurePoint: NormalizedPoint?
+    /// How auto-exposure meters: sun-aware (the default) or a classic average, centre, spot or matrix.
+    public var meteringMode = MeteringMode.sunAware
     /// Anti-flicker: exposure times become whole multiples of the mains half-period.
     public var flicker = FlickerMode.off
     public var focusMode = FocusMode.continuous
@@ -57,6 +60,11 @@ public struct DeviceSettings: Sendable, Equatable {
             guard let point else { continue }
             _ = try ValueOutOfRangeError.check(point.x, in: 0...1, setting: "\(name) x")
             _ = try ValueOutOfRangeError.check(point.y, in: 0...1, setting: "\(name) y")
+        }
+        if case .spot(let point, let radius) = meteringMode {
+            _ = try ValueOutOfRangeError.check(point.x, in: 0...1, setting: "spot metering point x")
+            _ = try ValueOutOfRangeError.check(point.y, in: 0...1, setting: "spot metering point y")
+            _ = try ValueOutOfRangeError.check(radius, in: 0.01...0.5, setting: "spot metering radius")
         }
         if case .manual(let lensPosition) = focusMode {
             _ = try ValueOutOfRangeError.check(lensPosition, in: capabilities.lensPosition, setting: "lens position")

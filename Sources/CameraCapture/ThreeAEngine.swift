@@ -43,8 +43,11 @@ public struct ThreeAEngine: Sendable {
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {
         ThreeAStatus(exposureState: controls.exposure.state, exposureError: controls.exposure.evError,
-                     exposureBias: controls.exposure.bias.current, focusState: controls.focus.state,
-                     whiteBalanceState: controls.whiteBalance.state)
+                     exposureBias: controls.exposure.bias.current, exposureMode: controls.exposure.mode,
+                     meteringMode: controls.exposure.meteringMode, exposurePoint: controls.exposure.exposurePoint,
+                     focusState: controls.focus.state, focusPoint: controls.focusPoint,
+                     whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
+                     locks: controls.locks)
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
@@ -97,6 +100,9 @@ public struct ThreeAEngine: Sendable {
         }
         if settings.exposurePoint != previous?.exposurePoint {
             try controls.exposure.setExposurePoint(settings.exposurePoint)
+        }
+        if settings.meteringMode != previous?.meteringMode {
+            controls.exposure.setMeteringMode(settings.meteringMode)
         }
         if settings.flicker != previous?.flicker {
             controls.exposure.setFlicker(settings.flicker)

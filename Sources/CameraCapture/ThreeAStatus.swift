@@ -1,21 +1,40 @@
+import CameraCore
 import CameraExposure
+import CameraMetering
 
-/// Where the 3A engine stood after a frame: what a viewfinder shows next to the image.
+/// Where the 3A engine stood after a frame, and the modes it ran in: what a viewfinder shows next
+/// to the image and what a photo's EXIF records.
 public struct ThreeAStatus: Sendable, Hashable {
     public var exposureState: AEState
     /// The metered exposure error in EV (positive: over-exposed).
     public var exposureError: Double
     /// The exposure compensation in effect, in EV (mid-ramp after a change).
     public var exposureBias: Double
+    public var exposureMode: AutoExposure.Mode
+    public var meteringMode: MeteringMode
+    /// The tap-to-meter point, nil while the engine finds the subject itself.
+    public var exposurePoint: NormalizedPoint?
     public var focusState: FocusState
+    public var focusPoint: NormalizedPoint
     public var whiteBalanceState: AutoWhiteBalance.State
+    public var whiteBalanceMode: WhiteBalanceMode
+    public var locks: ThreeAControls.Locks
 
-    public init(exposureState: AEState, exposureError: Double, exposureBias: Double,
-                focusState: FocusState, whiteBalanceState: AutoWhiteBalance.State) {
+    public init(exposureState: AEState, exposureError: Double, exposureBias: Double, exposureMode: AutoExposure.Mode = .continuousAuto,
+                meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
+                focusState: FocusState, focusPoint: NormalizedPoint = .center,
+                whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
+                locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false)) {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
+        self.exposureMode = exposureMode
+        self.meteringMode = meteringMode
+        self.exposurePoint = exposurePoint
         self.focusState = focusState
+        self.focusPoint = focusPoint
         self.whiteBalanceState = whiteBalanceState
+        self.whiteBalanceMode = whiteBalanceMode
+        self.locks = locks
     }
 }

@@ -100,6 +100,9 @@ public struct AutoExposure: Sendable {
         algorithm.exposurePoint = point
     }
 
+    /// The tap-to-meter point, or nil while the algorithm finds the subject.
+    public var exposurePoint: NormalizedPoint? { algorithm.exposurePoint }
+
     /// How the subject is metered: sun-aware (the default) or a classic mode (`SunAwareExposure.meteringMode`).
     public var meteringMode: MeteringMode { algorithm.meteringMode }
 

@@ -1,0 +1,246 @@
+import CameraCodecs
+import CameraCore
+import Foundation
+import Synchronization
+
+/// Still photos from a running session (AVCapturePhotoOutput): each accepted request goes through
+/// willBegin → willCapture → didCapture → didFinishProcessing → didFinishCapture exactly once,
+/// failed ones too (the error arrives with didFinishProcessing).
+///
+/// Requests may overlap; at most `maximumInFlight` are processed at once and later ones wait
+/// their turn (back-pressure, never a silent drop). With zero shutter lag the photo is the frame
+/// that was current when the request was made, kept from the stream, not the next one.
+///
+/// ```swift
+/// let photos = PhotoOutput()
+/// try await session.configure { try $0.add(photos) }
+/// let photo = try await photos.capture(PhotoSettings(format: .jpeg(quality: 90)))
+/// ```
+public final class PhotoOutput: CaptureOutput {
+    /// Whether a request made now would start at once (AVCapturePhotoOutput.CaptureReadiness).
+    public enum Readiness: String, Sendable, Hashable {
+        case ready
+        /// No frame has arrived yet (the session is starting or interrupted).
+        case notReadyMomentarily
+        /// `maximumInFlight` requests are being processed; new ones wait.
+        case notReadyWaitingForProcessing
+    }
+
+    /// EXIF Make and Model.
+    public let make: String
+    public let model: String
+    /// The lens's focal length in millimetres (EXIF FocalLength).
+    public let focalLength: Double
+    public let maximumInFlight: Int
+    /// How long a `.quality` request waits for auto-exposure to converge.
+    public static let convergenceWait = Duration.milliseconds(500)
+    /// How long a request waits for a frame before failing with `notRunning`.
+    public let frameWait: Duration
+
+    private let state = Mutex(State())
+
+    public init(make: String = "CameraSun", model: String = "CameraSun camera", focalLength: Double = 4.0,
+                maximumInFlight: Int = 8, frameWait: Duration = .seconds(2)) {
+        precondition(maximumInFlight > 0, "a photo output needs at least one request in flight")
+        self.make = make
+        self.model = model
+        self.focalLength = focalLength
+        self.maximumInFlight = maximumInFlight
+        self.frameWait = frameWait
+    }
+
+    public var readiness: Readiness {
+        state.withLock { state in
+            if state.inFlight >= maximumInFlight { return .notReadyWaitingForProcessing }
+            return state.latest == nil ? .notReadyMomentarily : .ready
+        }
+    }
+
+    /// Requests waiting for a frame (a later one, or the first): for status displays and tests.
+    public var pendingFrameRequests: Int { state.withLock { $0.waiters.count } }
+
+    // MARK: CaptureOutput
+
+    public func receive(_ frame: CapturedFrame) {
+        let ready = state.withLock { state in
+            state.latest = frame
+            return state.takeSatisfiedWaiters(by: frame)
+        }
+        for waiter in ready { waiter.continuation.resume(returning: frame) }
+    }
+
+    public func receive(_ drop: DroppedFrame) {}
+
+    // MARK: Capture
+
+    /// Takes a photo with `settings`, reporting each stage to `events` (on the caller's task, in
+    /// order, exactly once) and returning the photo. Throws after `didFinishCapture` when the
+    /// request failed; a reused settings id fails before `willBegin`.
+    public func capture(_ settings: PhotoSettings, events: (@Sendable (PhotoCaptureEvent) -> Void)? = nil) async throws(PhotoCaptureError) -> CapturedPhoto {
+        let notify = events ?? { _ in }
+        let current: CapturedFrame? = try state.withLock { (state: inout State) throws(PhotoCaptureError) in
+            guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
+            return state.latest
+        }
+        try validate(settings)
+        await acquireSlot()
+        defer { releaseSlot() }
+        notify(.willBegin(settings))
+        let captureDate = Date()
+        notify(.willCapture)
+        let result: Result<CapturedPhoto, PhotoCaptureError>
+        do {
+            let frame = try await chooseFrame(for: settings, current: current)
+            notify(.didCapture)
+            result = .success(try await process(frame, settings: settings, captureDate: captureDate, sequenceAtRequest: current?.sequenceNumber))
+        } catch {
+            // A request that got no frame still passes every stage, so each is reported exactly once.
+            if case .notRunning = error { notify(.didCapture) }
+            result = .failure(error)
+        }
+        notify(.didFinishProcessing(result))
+        notify(.didFinishCapture)
+        return try result.get()
+    }
+
+    private func validate(_ settings: PhotoSettings) throws(PhotoCaptureError) {
+        if case .jpeg(let quality) = settings.format, !JPEGEncoder.qualityRange.contains(quality) {
+            throw .unsupported("JPEG quality \(quality) is outside 1…100 — choose a quality in that range")
+        }
+        if settings.flashMode != .off {
+            throw .unsupported("flash \(settings.flashMode.rawValue) is not available on this output yet — use flash off (torch is a device setting)")
+        }
+        if let size = settings.maximumDimensions, size.width < 16 || size.height < 16 {
+            throw .unsupported("maximum dimensions \(size) are too small — ask for at least 16x16")
+        }
+    }
+
+    /// The frame the photo is made of: the current one (zero shutter lag), the next one, or the
+    /// next converged one for `.quality`.
+    private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> CapturedFrame {
+        switch settings.qualityPrioritization {
+        case .speed:
+            if let current { return current }
+        case .balanced:
+            if settings.zeroShutterLag, let current { return current }
+        case .quality:
+            if let current, current.threeA.exposureState != .searching, settings.zeroShutterLag { return current }
+            if let converged = try? await nextFrame(after: current?.sequenceNumber, converged: true, within: PhotoOutput.convergenceWait) {
+                return converged
+            }
+        }
+        return try await nextFrame(after: settings.zeroShutterLag ? nil : current?.sequenceNumber, converged: false, within: frameWait)
+    }
+
+    /// Waits for a frame later than `sequence` (any frame when nil), converged if asked.
+    private func nextFrame(after sequence: UInt64?, converged: Bool, within limit: Duration) async throws(PhotoCaptureError) -> CapturedFrame {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let timeout = Task { [weak self] in
+            try await Task.sleep(for: limit)
+            let waiter = self?.state.withLock { state in state.removeWaiter(id) }
+            waiter?.continuation.resume(throwing: PhotoCaptureError.notRunning)
+        }
+        defer { timeout.cancel() }
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                state.withLock { state in
+                    state.waiters.append(Waiter(id: id, after: sequence, converged: converged, continuation: continuation))
+                }
+            }
+        } catch {
+            throw .notRunning
+        }
+    }
+
+    private func process(_ frame: CapturedFrame, settings: PhotoSettings, captureDate: Date, sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
+        guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
+        do {
+            let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
+            let exif = PhotoExif.metadata(for: frame, settings: settings, make: make, model: model,
+                                          focalLength: focalLength, captureDate: captureDate)
+            let data = try JPEGEncoder().encode(image, quality: quality, exif: exif)
+            return CapturedPhoto(settings: settings, data: data, size: PixelSize(width: image.width, height: image.height),
+                                 presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
+                                 sequenceAtRequest: sequenceAtRequest,
+                                 metadata: frame.metadata, statistics: frame.statistics, threeA: frame.threeA,
+                                 captureDate: captureDate)
+        } catch {
+            throw .processingFailed("\(error)")
+        }
+    }
+
+    /// `buffer`, or a bgra8 copy scaled down to fit `bound`.
+    private static func fitted(_ buffer: PixelBuffer, within bound: PixelSize?) throws -> PixelBuffer {
+        let size = PixelSize(width: buffer.width, height: buffer.height)
+        guard let bound, size.width > bound.width || size.height > bound.height else { return buffer }
+        let fitted = PreviewScaler.fittedSize(size, within: bound)
+        let scaled = try BufferPool(format: .bgra8, width: fitted.width, height: fitted.height, capacity: 1).makeBuffer()
+        PreviewScaler.scale(buffer, into: scaled)
+        return scaled
+    }
+
+    // MARK: In-flight limit
+
+    private func acquireSlot() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                if state.inFlight < maximumInFlight {
+                    state.inFlight += 1
+                    return true
+                }
+                state.slotWaiters.append(continuation)
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    private func releaseSlot() {
+        let next = state.withLock { state in
+            // A waiting request takes the slot over; otherwise it frees up.
+            if state.slotWaiters.isEmpty {
+                state.inFlight -= 1
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            return state.slotWaiters.removeFirst()
+        }
+        next?.resume()
+    }
+}
+
+extension PhotoOutput {
+    /// A request waiting for a frame.
+    struct Waiter {
+        let id: UInt64
+        let after: UInt64?
+        let converged: Bool
+        let continuation: CheckedContinuation<CapturedFrame, any Error>
+
+        func isSatisfied(by frame: CapturedFrame) -> Bool {
+            (after.map { frame.sequenceNumber > $0 } ?? true) && (!converged || frame.threeA.exposureState != .searching)
+        }
+    }
+
+    struct State {
+        var latest: CapturedFrame?
+        var usedIDs: Set<UInt64> = []
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
+        var inFlight = 0
+        var slotWaiters: [CheckedContinuation<Void, Never>] = []
+
+        mutating func takeSatisfiedWaiters(by frame: CapturedFrame) -> [Waiter] {
+            let ready = waiters.filter { $0.isSatisfied(by: frame) }
+            if !ready.isEmpty { waiters.removeAll { $0.isSatisfied(by: frame) } }
+            return ready
+        }
+
+        mutating func removeWaiter(_ id: UInt64) -> Waiter? {
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return waiters.remove(at: index)
+        }
+    }
+}

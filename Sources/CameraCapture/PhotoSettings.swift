@@ -1,0 +1,73 @@
+import CameraCodecs
+import CameraCore
+import Synchronization
+
+/// What one photo request asks for (AVCapturePhotoSettings): a unique id, the file format, flash,
+/// size limit, metadata to embed and whether speed or quality matters more.
+///
+/// Each request needs its own settings: reusing an id is an error, as in AVFoundation.
+public struct PhotoSettings: Sendable, Hashable {
+    /// The encoded format. JPEG now; RAW and HEIF will be further cases.
+    public enum Format: Sendable, Hashable {
+        /// Quality 1…100.
+        case jpeg(quality: Int)
+    }
+
+    /// Whether the flash fires. `auto` fires in low light.
+    public enum FlashMode: String, Sendable, Hashable, CaseIterable {
+        case off, on, auto
+    }
+
+    /// How the frame is chosen and processed (AVCapturePhotoOutput.QualityPrioritization).
+    public enum QualityPrioritization: String, Sendable, Hashable, CaseIterable {
+        /// The frame current at the request, always (zero shutter lag).
+        case speed
+        /// Zero shutter lag when `zeroShutterLag` is on, else the next frame.
+        case balanced
+        /// A frame whose exposure has converged: waits (at most `PhotoOutput.convergenceWait`)
+        /// while auto-exposure is still searching.
+        case quality
+    }
+
+    public let uniqueID: UInt64
+    public var format: Format
+    public var flashMode: FlashMode
+    /// The largest size to deliver; the frame is scaled down to fit (nil: the frame's size).
+    public var maximumDimensions: PixelSize?
+    /// Where the photo was taken (EXIF GPS).
+    public var location: GPSLocation?
+    /// EXIF Artist.
+    public var artist: String?
+    /// EXIF UserComment.
+    public var comment: String?
+    public var qualityPrioritization: QualityPrioritization
+    /// Take the frame that was current when the request was made (from the recent-frame ring)
+    /// rather than the next one.
+    public var zeroShutterLag: Bool
+
+    /// Settings with a fresh unique id.
+    public init(format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off, maximumDimensions: PixelSize? = nil,
+                location: GPSLocation? = nil, artist: String? = nil, comment: String? = nil,
+                qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true) {
+        self.init(uniqueID: PhotoSettings.nextID.add(1, ordering: .relaxed).newValue, format: format, flashMode: flashMode,
+                  maximumDimensions: maximumDimensions, location: location, artist: artist, comment: comment,
+                  qualityPrioritization: qualityPrioritization, zeroShutterLag: zeroShutterLag)
+    }
+
+    /// Settings with a chosen id (it must not have been used with the same output before).
+    public init(uniqueID: UInt64, format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off,
+                maximumDimensions: PixelSize? = nil, location: GPSLocation? = nil, artist: String? = nil,
+                comment: String? = nil, qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true) {
+        self.uniqueID = uniqueID
+        self.format = format
+        self.flashMode = flashMode
+        self.maximumDimensions = maximumDimensions
+        self.location = location
+        self.artist = artist
+        self.comment = comment
+        self.qualityPrioritization = qualityPrioritization
+        self.zeroShutterLag = zeroShutterLag
+    }
+
+    private static let nextID = Atomic<UInt64>(0)
+}
