@@ -123,7 +123,8 @@ public struct AutoExposure: Sendable {
         case .custom(let duration, let gain):
             return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)
         case .locked:
-            let base = locked ?? (metadata.totalExposure, currentBias)
+            // Locked before any frame was seen: hold this frame, made at the bias its metadata records.
+            let base = locked ?? (metadata.totalExposure, metadata.exposureBias)
             locked = base
             return program.split(base.total * pow(2, currentBias - base.bias))
         case .continuousAuto, .autoOnce:

@@ -27,7 +27,9 @@ enum HelpCommand {
         encoded image, 0…1), linear mean, metering error in EV, exposure time, ISO, clipped and sun
         fractions, and advice (--lang zh for Chinese). --metering: average, centre, spot, spot@x,y,
         matrix or sun (sun-aware, the default); spot@x,y also meters the exposure there. The
-        sun-aware exposure engine drives the camera unless --shutter/--gain fix the exposure.
+        sun-aware exposure engine drives the camera through a capture session unless
+        --shutter/--gain fix the exposure; "dropped" counts frames lost (late, out of buffers).
+        With --realtime a camera that cannot keep the frame rate says so on stderr.
         --json prints one object per frame. Without --frames it runs until interrupted.
         """,
         "devices": """

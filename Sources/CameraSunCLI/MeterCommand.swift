@@ -58,75 +58,92 @@ enum MeterCommand {
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
         let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
-        try camera.updateControls { $0.exposureBias = bias }
-        // The exposure engine drives the camera unless the user fixes the exposure.
-        var engine: AutoExposure?
-        if shutter == nil && gain == nil {
-            var auto = AutoExposure(program: camera.exposureProgram)
-            try auto.setBias(bias)
-            if case .spot(let point, _) = metering { try auto.setExposurePoint(point) }
-            engine = auto
-        } else {
-            try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera).apply(to: camera)
+        // The session's exposure engine drives the camera unless the user fixes the exposure.
+        let fixed = shutter == nil && gain == nil ? nil : try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)
+        try camera.configure { settings in
+            settings.exposureBias = bias
+            settings.meteringMode = metering
+            if let fixed { settings.exposureMode = .custom(duration: fixed.duration.seconds, gain: fixed.gain) }
+        }
+        // Virtual pacing runs as fast as the reports are written, so every frame is reported; in
+        // real time a slow terminal drops late frames rather than falling behind the camera.
+        let output = VideoDataOutput(alwaysDiscardsLateFrames: realtime)
+        let session = CaptureSession()
+        try await session.configure { config in
+            try config.add(DeviceInput(camera))
+            try config.add(output)
         }
 
         let live = !json && terminal.stdoutIsTTY
         if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.settings.frameRate) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
-        try camera.startStreaming()
-        let interrupted = try await Interrupt.runUntilInterrupted { [engine] in
-            try await report(camera, engine: engine, options: options, terminal: terminal)
+        try await session.start()
+        let events = Task { await reportInterruptions(session.events(), terminal: terminal) }
+        let delivery = DeliveryCount()
+        let interrupted: Bool
+        do {
+            interrupted = try await Interrupt.runUntilInterrupted {
+                try await report(output, options: options, delivery: delivery, terminal: terminal)
+            }
+        } catch {
+            await session.stop()
+            throw error
         }
+        await session.stop()
+        events.cancel()
         if live { terminal.print(interrupted ? "\nstopped" : "") }
+        let seen = delivery.value
+        if realtime, let shortfall = FrameRateShortfall(frames: seen.frames, seconds: seen.seconds, dropped: output.statistics.totalDropped,
+                                                        requested: camera.settings.frameRate, size: format.size) {
+            terminal.error("camerasun: warning: \(shortfall)")
+        }
     }
 
-    /// Captures frames until `frameLimit` (or cancellation) and reports each one.
-    private static func report(_ camera: SimulatedCamera, engine: AutoExposure?, options: Options, terminal: Terminal) async throws {
-        var engine = engine
-        var dropped = 0
+    /// Reports frames until `frameLimit` (or cancellation), each with the frames dropped so far.
+    private static func report(_ output: VideoDataOutput, options: Options, delivery: DeliveryCount, terminal: Terminal) async throws {
         var rate = FrameRateMeter()
         var flicker = FlickerDetector()
         var count = 0
-        let analyzer = FrameAnalyzer()
-        while options.frameLimit.map({ count < $0 }) ?? true {
-            let frame: Frame
-            do {
-                frame = try await camera.nextFrame()
-            } catch CaptureError.frameDropped {
-                dropped += 1
-                continue
-            }
+        for await captured in output.frames {
+            try Task.checkCancellation()
             count += 1
-            let statistics = try analyzer.analyze(frame.buffer)
-            let flags = SceneFlags(statistics: statistics, metadata: frame.metadata,
-                                   flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime))
-            let aeState: AEState, evError: Double
-            if var auto = engine {
-                let settings = auto.update(statistics, metadata: frame.metadata, frameInterval: 1 / camera.settings.frameRate)
-                let bias = auto.bias.current
-                try camera.updateControls {
-                    $0.setExposure(settings)
-                    $0.exposureBias = bias
-                }
-                aeState = auto.state
-                evError = auto.evError
-                engine = auto
+            delivery.tick()
+            let statistics = captured.statistics, metadata = captured.metadata
+            let flags = SceneFlags(statistics: statistics, metadata: metadata,
+                                   flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime))
+            let threeA = captured.threeA
+            // A fixed exposure has no loop to report an error: meter it in the chosen mode.
+            let evError = if case .custom = threeA.exposureMode {
+                Meter.meter(statistics, mode: options.metering, bias: metadata.exposureBias).evError
             } else {
-                aeState = .locked
-                evError = Meter.meter(statistics, mode: options.metering, bias: frame.metadata.exposureBias).evError
+                threeA.exposureError
             }
-            let fps = rate.tick()
             let report = FrameReport(
-                frame: frame.sequenceNumber, pts: frame.presentationTime.seconds, brightness: statistics.brightness,
+                frame: captured.sequenceNumber, pts: captured.presentationTime.seconds, brightness: statistics.brightness,
                 linearMean: statistics.linearMean, evError: evError,
-                exposureTime: frame.metadata.exposureDuration.seconds, iso: frame.metadata.iso, evBias: frame.metadata.exposureBias,
-                aeState: aeState.rawValue, clippedFraction: statistics.clippedFraction, sunFraction: statistics.highlights.sunFraction,
-                advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language), dropped: dropped)
+                exposureTime: metadata.exposureDuration.seconds, iso: metadata.iso, evBias: metadata.exposureBias,
+                aeState: threeA.exposureState.rawValue, clippedFraction: statistics.clippedFraction,
+                sunFraction: statistics.highlights.sunFraction,
+                advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language),
+                dropped: output.statistics.totalDropped)
             if options.json {
                 try terminal.json(report)
             } else {
-                let line = statusLine(report, fps: fps)
+                let line = statusLine(report, fps: rate.tick())
                 if options.live { terminal.status(line) } else { terminal.print(line) }
+            }
+            if let limit = options.frameLimit, count >= limit { return }
+        }
+    }
+
+    /// Says on stderr when the camera stops and recovers (a device taken by another program, unplugged).
+    private static func reportInterruptions(_ events: AsyncStream<SessionEvent>, terminal: Terminal) async {
+        for await event in events {
+            switch event {
+            case .interrupted(let reason): terminal.error("camerasun: camera interrupted (\(reason.rawValue)) — waiting for it to come back")
+            case .interruptionEnded: terminal.error("camerasun: camera back")
+            case .runtimeError(let error): terminal.error("camerasun: error: \(error)")
+            case .started, .stopped: break
             }
         }
     }
@@ -142,6 +159,24 @@ enum MeterCommand {
             + "  \(String(format: "%.1f", fps)) fps"
             + (report.dropped > 0 ? "  dropped \(report.dropped)" : "")
             + "  \(report.advice)"
+    }
+}
+
+/// Frames reported and the wall-clock time from the first to the last, shared with the task
+/// that reports them.
+final class DeliveryCount: Sendable {
+    private let state = Locked<(frames: Int, first: ContinuousClock.Instant?, last: ContinuousClock.Instant?)>((0, nil, nil))
+
+    func tick() {
+        let now = ContinuousClock.now
+        state.withLock { $0 = ($0.frames + 1, $0.first ?? now, now) }
+    }
+
+    var value: (frames: Int, seconds: Double) {
+        state.withLock { state in
+            guard let first = state.first, let last = state.last else { return (0, 0) }
+            return (state.frames, (last - first).seconds)
+        }
     }
 }
 

@@ -269,6 +269,19 @@ struct EndToEndTests {
         }
     }
 
+    @Test("meter runs through a session: 300 grey-card frames in order, none dropped, AE converged")
+    func meterThroughSession() throws {
+        let result = try CameraSunBinary.run(["meter", "--source", "sim:gray-card", "--frames", "300", "--json",
+                                              "--width", "160", "--height", "90"])
+        #expect(result.exitCode == 0, "\(result)")
+        let reports = try result.stdoutLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(reports.compactMap { number($0["frame"]) } == (0..<300).map(Double.init))
+        #expect(reports.allSatisfy { number($0["dropped"]) == 0 })
+        #expect(reports.last?["aeState"] as? String == "converged")
+    }
+
     @Test("meter --ev ramps the bias in and the exposure engine follows it")
     func meterEV() throws {
         func exposure(_ ev: String) throws -> (time: Double, bias: Double, state: String) {
