@@ -68,6 +68,7 @@ endif
 bench: build
 	$(BIN) bench sim
 	$(BIN) bench metering
+	$(BIN) bench photo
 	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache

@@ -12,7 +12,7 @@ enum PhotoExif {
         let manual = if case .custom = status.exposureMode { true } else { false }
         return ExifMetadata(
             make: make, model: model, captureDate: captureDate, exposureTime: metadata.exposureDuration,
-            fNumber: metadata.fNumber, iso: Int((metadata.iso * metadata.digitalGain).rounded()),
+            fNumber: metadata.fNumber, iso: metadata.isoSpeedRating,
             exposureBias: metadata.exposureBias,
             exposureProgram: manual ? .manual : .normal, exposureMode: manual ? .manual : .auto,
             meteringMode: exifMeteringMode(status), flash: .off,
@@ -42,4 +42,10 @@ enum PhotoExif {
         let sv = log2(metadata.iso * metadata.digitalGain / 3.125)
         return av + tv - sv + log2(max(linearMean, 1e-6) / 0.18)
     }
+}
+
+extension FrameMetadata {
+    /// The ISO speed of the whole gain, analogue × digital, rounded as EXIF ISOSpeedRatings records
+    /// it: what a photo's file and its library entry say it was taken at.
+    public var isoSpeedRating: Int { Int((iso * digitalGain).rounded()) }
 }

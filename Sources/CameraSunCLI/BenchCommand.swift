@@ -38,16 +38,17 @@ enum BenchCommand {
     static func run(_ arguments: [String], terminal: Terminal) async throws {
         var rest = ArgumentList(arguments, command: "bench")
         let json = rest.flag("json")
-        let frames = try rest.positiveInt("frames") ?? 60
+        let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim or metering)")
+        let suite = try rest.positional("a suite (sim, metering or photo)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
         switch suite {
-        case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames, progress: progress)
-        case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames, progress: progress)
-        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering")
+        case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames ?? 60, progress: progress)
+        case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames ?? 60, progress: progress)
+        case "photo": benchmarks = try await PhotoBenchmark.run(shots: frames ?? PhotoBenchmark.defaultShots, progress: progress)
+        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo")
         }
         if json {
             try terminal.json(Report(benchmarks: benchmarks))

@@ -40,6 +40,8 @@ public enum CommandLineTool {
             try await MeterCommand.run(ArgumentList(rest, command: "meter"), terminal: terminal)
         case "ae-eval":
             try await AEEvalCommand.run(ArgumentList(rest, command: "ae-eval"), terminal: terminal)
+        case "photo":
+            try await PhotoCommand.run(ArgumentList(rest, command: "photo"), terminal: terminal)
         case "library":
             try LibraryCommand.run(rest, terminal: terminal)
         case "bench":

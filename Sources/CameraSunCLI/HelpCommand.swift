@@ -10,8 +10,9 @@ enum HelpCommand {
       devices       list cameras with their formats and control ranges
       scene list    list the built-in simulated scenes
       scene render  render one frame of a scene to a PNG
+      photo         converge auto-exposure and take N photos into the library
       library       the photo library: list, show ID, verify, repair
-      bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis)
+      bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG]
@@ -32,6 +33,23 @@ enum HelpCommand {
         With --realtime a camera that cannot keep the frame rate says so on stderr.
         --json prints one object per frame. Without --frames it runs until interrupted.
         """,
+        "photo": """
+        usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
+                               [--count N] [--library DIR] [--width W --height H] [--framerate F] [--seed N]
+                               [--quality Q] [--no-zsl] [--realtime|--no-realtime] [--json]
+        Checks that the library's disk has room for the whole burst, waits for auto-exposure to
+        settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,
+        default 1) as overlapping requests and writes each into the library (--library DIR, default
+        $XDG_PICTURES_DIR/CameraSun) as it finishes: JPEG at --quality (1…100, default 90) with EXIF,
+        fsynced, then catalogued with its exposure and metering statistics. Zero shutter lag takes
+        the frame current at each request; --no-zsl waits for the next one. --width/--height
+        default to 1920x1080. --shutter fixes the exposure (--gain defaults to 1; a shutter longer
+        than a frame lowers the frame rate); otherwise --ev biases auto-exposure; --metering as for
+        meter. --json prints {"assets":[…]}, each with id, path (absolute), width, height,
+        exposureTime, iso, evBias, meteringMode and shutterToFileMs (request → fsynced file and
+        catalogue row). A photo the library cannot take is named on stderr with the reason and kept
+        in $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
+        """,
         "devices": """
         usage: camerasun devices [--json]
         Lists the cameras found with their formats, frame-rate ranges and control ranges.
@@ -45,11 +63,14 @@ enum HelpCommand {
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
         """,
         "bench": """
-        usage: camerasun bench sim|metering [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
-        --frames sets the number of timed runs (median reported).
+        photo: shutter → fsynced file + catalogue row at 1080p and 4K (median and p95 of single
+        shots), burst photos/s at 1080p, and our JPEG + EXIF encode beside a bare libjpeg-turbo
+        encode of the same frame; in a temporary library.
+        --frames sets the number of timed runs (median reported; photo: shots per size, default 20).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

@@ -67,7 +67,7 @@ public final class PhotoLibrary: Sendable {
         guard capacity.availableBytes >= needed else {
             throw PhotoLibraryError(.insufficientSpace, "not enough free space in the photo library \(directory.path): "
                 + "\(Self.size(capacity.availableBytes)) free, \(Self.size(needed)) needed "
-                + "(\(byteCount) bytes for the file + \(capacity.reserveBytes) bytes kept in reserve) — "
+                + "(\(byteCount) bytes to write + \(capacity.reserveBytes) bytes kept in reserve) — "
                 + "free some space on that disk or choose another directory with --library DIR")
         }
     }

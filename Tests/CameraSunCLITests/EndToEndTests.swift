@@ -48,9 +48,10 @@ enum CameraSunBinary {
         return nil
     }()
 
-    /// Runs `camerasun arguments` in `directory` and waits (at most `timeout` seconds) for it to exit.
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 60) throws -> CommandResult {
-        let binary = try #require(url, "camerasun binary not found next to the test bundle (\(Bundle.main.bundleURL.path)) — run 'swift build' first")
+    /// Runs `camerasun arguments` in `directory`, with `environment` added to the test's own, and
+    /// waits (at most `timeout` seconds) for it to exit.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    timeout: Double = 60) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -63,11 +64,7 @@ enum CameraSunBinary {
             try? stderr.close()
         }
 
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? scratch
-        process.standardInput = FileHandle.nullDevice
+        let process = try process(arguments, in: directory ?? scratch, environment: environment)
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
@@ -82,6 +79,28 @@ enum CameraSunBinary {
         return CommandResult(exitCode: process.terminationStatus,
                              stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+    }
+
+    /// Starts `camerasun arguments` and returns at once, its output discarded: for tests that
+    /// interrupt it.
+    static func launch(_ arguments: [String]) throws -> Process {
+        let process = try process(arguments, in: FileManager.default.temporaryDirectory, environment: [:])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// A `camerasun arguments` process in `directory`, not yet started, with no input.
+    private static func process(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Process {
+        let binary = try #require(url, "camerasun binary not found next to the test bundle (\(Bundle.main.bundleURL.path)) — run 'swift build' first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        process.standardInput = FileHandle.nullDevice
+        return process
     }
 }
 
@@ -304,13 +323,13 @@ struct EndToEndTests {
         for arguments in [["help"], ["--help"]] {
             let result = try CameraSunBinary.run(arguments)
             #expect(result.exitCode == 0, "\(result)")
-            for command in ["meter", "devices", "scene list", "scene render", "bench", "help"] {
+            for command in ["meter", "devices", "scene list", "scene render", "photo", "library", "bench", "help"] {
                 #expect(result.stdout.contains(command), "help does not mention \(command)")
             }
         }
     }
 
-    @Test("help COMMAND prints that command's usage", arguments: ["scene", "meter", "devices", "bench", "help"])
+    @Test("help COMMAND prints that command's usage", arguments: ["scene", "meter", "devices", "photo", "bench", "help"])
     func helpTopic(topic: String) throws {
         let result = try CameraSunBinary.run(["help", topic])
         #expect(result.exitCode == 0, "\(result)")

@@ -26,7 +26,7 @@ import Testing
             #expect(error?.kind == .insufficientSpace)
             #expect(error?.description == "not enough free space in the photo library \(library.directory.path): "
                 + "1000000 bytes (1.0 MiB) free, 69108864 bytes (65.9 MiB) needed "
-                + "(2000000 bytes for the file + 67108864 bytes kept in reserve) — "
+                + "(2000000 bytes to write + 67108864 bytes kept in reserve) — "
                 + "free some space on that disk or choose another directory with --library DIR")
             #expect(allFiles(under: library.directory).allSatisfy { $0.hasPrefix("catalog.sqlite") })
             let listed = try library.list()

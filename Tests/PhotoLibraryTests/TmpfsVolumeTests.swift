@@ -34,7 +34,7 @@ struct TmpfsVolumeTests {
             #expect(error?.kind == .insufficientSpace)
             #expect(error?.description.contains(": \(free) bytes (") == true)
             #expect(error?.description.contains("MiB) free, 2010485 bytes (1.9 MiB) needed "
-                + "(2000000 bytes for the file + 10485 bytes kept in reserve)") == true)
+                + "(2000000 bytes to write + 10485 bytes kept in reserve)") == true)
             #expect(try library.list() == [stored])
             #expect(allFiles(under: library.directory).filter { $0.contains(".tmp-") }.isEmpty)
         }

@@ -1,0 +1,154 @@
+import CameraCapture
+import CameraCore
+import CameraMetering
+import Foundation
+import PhotoLibrary
+
+/// `camerasun photo`: converges auto-exposure, takes N photos as overlapping requests and writes
+/// each into the photo library as it finishes (CLI.md). A photo the library cannot take is named
+/// on stderr with the reason and kept in a rescue folder; the others go on, and the exit code is 1.
+enum PhotoCommand {
+    /// One saved photo in `--json` output. `path` is absolute; `iso` is the EXIF ISO speed (analogue
+    /// × digital gain); `shutterToFileMs` runs from the request to the fsynced file and committed row.
+    struct AssetReport: Encodable {
+        let id: String
+        let path: String
+        let width: Int
+        let height: Int
+        let exposureTime: Double
+        let iso: Double
+        let evBias: Double
+        let meteringMode: String
+        let shutterToFileMs: Double
+    }
+
+    struct Report: Encodable {
+        let assets: [AssetReport]
+    }
+
+    /// How many frames auto-exposure may search before the photos are taken anyway (with a
+    /// warning): 5 s at 30 fps, where every built-in scene converges in under 30.
+    static let exposureFrames = 150
+    /// How long the camera may take to deliver those frames (a frame-less camera fails after it).
+    static let exposureWait = Duration.seconds(30)
+    /// Requests between shutter and file at once: enough to keep encoding and writing overlapped,
+    /// few enough that a long burst holds a bounded number of encoded photos in memory.
+    static let burstWindow = 16
+
+    static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
+        let options = try PhotoOptions(parsing: arguments)
+        let camera = try options.source.openCamera(format: options.format, frameRate: options.frameRate, seed: options.seed,
+                                                   pacing: options.realtime ? .realtime : .virtual)
+        let settings = try options.cameraSettings(within: camera.capabilities)
+        let library = try LibraryCommand.open(options.libraryDirectory)
+        try checkCapacity(of: library, for: options)
+
+        let running = try await PhotoCamera.start(camera, settings: settings)
+        let outcomes: [PhotoSaver.Outcome]
+        do {
+            let wait = try await running.waitForExposure(frames: exposureFrames, within: exposureWait)
+            report(wait, camera: camera.localizedName, options: options, terminal: terminal)
+            let saver = PhotoSaver(photos: running.photos, library: library)
+            outcomes = await saver.takeBurst(count: options.count, window: burstWindow, settings: options.photoSettings) { index, outcome in
+                report(outcome, number: index + 1, of: options.count, in: library, json: options.json, terminal: terminal)
+            }
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+        try summarise(outcomes, library: library, json: options.json, terminal: terminal)
+    }
+
+    /// Fails before the camera starts when the library's volume cannot take the whole burst at
+    /// `PhotoOptions.estimatedBytesPerPixel`, so a full or read-only disk never leaves half a burst.
+    private static func checkCapacity(of library: PhotoLibrary, for options: PhotoOptions) throws(CLIError) {
+        let pixels = Double(options.format.size.width * options.format.size.height)
+        let perPhoto = Int((pixels * PhotoOptions.estimatedBytesPerPixel(quality: options.quality)).rounded(.up))
+        do {
+            try library.checkCapacity(forBytes: perPhoto * options.count)
+        } catch {
+            throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(options.format.size) "
+                + "(about \(perPhoto) bytes each): \(error)")
+        }
+    }
+
+    /// The exposure the photos start from (not with `--json`); a warning on stderr when it never settled.
+    private static func report(_ wait: PhotoCamera.ExposureWait, camera: String, options: PhotoOptions, terminal: Terminal) {
+        let metadata = wait.frame.metadata
+        if !wait.settled {
+            terminal.error("camerasun: warning: the exposure had not settled after \(exposureFrames) frames "
+                + "(metering error \(String(format: "%+.1f", wait.frame.threeA.exposureError)) EV) — taking the photos anyway; "
+                + "--shutter S --gain G fixes the exposure")
+        }
+        guard !options.json else { return }
+        terminal.print("\(camera), \(options.format.size): exposure \(wait.frame.threeA.exposureState.rawValue) at "
+            + "\(ShutterSpeed.describe(metadata.exposureDuration)), ISO \(metadata.isoSpeedRating), "
+            + "EV \(String(format: "%+.1f", metadata.exposureBias)), \(wait.frame.threeA.meteringMode.commandLineName) metering")
+    }
+
+    /// A photo's line as it finishes: on stdout when saved (not with `--json`), on stderr when lost.
+    private static func report(_ outcome: PhotoSaver.Outcome, number: Int, of count: Int, in library: PhotoLibrary,
+                               json: Bool, terminal: Terminal) {
+        let label = "photo \(number)/\(count)"
+        switch outcome {
+        case .saved(let saved):
+            guard !json else { return }
+            let exposure = saved.exposure
+            terminal.print("\(label): \(saved.asset.path)  \(saved.asset.width)x\(saved.asset.height)  "
+                + "\(ShutterSpeed.describe(MediaTime(seconds: exposure.exposureTime, preferredTimescale: 1_000_000)))  "
+                + "ISO \(Int(exposure.iso))  EV \(String(format: "%+.1f", exposure.evBias))  \(exposure.meteringMode)  "
+                + "\(milliseconds(saved.shutterToFile)) ms")
+        case .notTaken(let error):
+            terminal.error("camerasun: error: \(label) was not taken: \(error)")
+        case .notSaved(let error, .success(let path)):
+            terminal.error("camerasun: error: \(label) is not in the library \(library.directory.path) "
+                + "(its JPEG is kept at \(path)): \(error)")
+        case .notSaved(let error, .failure(let rescueError)):
+            terminal.error("camerasun: error: \(label) is lost: the library \(library.directory.path) refused it "
+                + "(\(error)) and the rescue copy failed (\(rescueError))")
+        }
+    }
+
+    /// Prints the JSON report or the summary line, then throws when any photo was not saved.
+    private static func summarise(_ outcomes: [PhotoSaver.Outcome], library: PhotoLibrary, json: Bool, terminal: Terminal) throws {
+        let saved = outcomes.compactMap { outcome -> PhotoSaver.SavedPhoto? in
+            if case .saved(let photo) = outcome { return photo }
+            return nil
+        }
+        if json {
+            try terminal.json(Report(assets: saved.map { AssetReport($0, in: library) }))
+        } else {
+            let times = saved.map(\.shutterToFile).sorted()
+            let timing = times.last.map { slowest in
+                "; shutter → file median \(milliseconds(times[times.count / 2])) ms, slowest \(milliseconds(slowest)) ms"
+            } ?? ""
+            let counted = saved.count == outcomes.count ? "\(saved.count)" : "\(saved.count) of \(outcomes.count)"
+            terminal.print("\(counted) photo\(outcomes.count == 1 ? "" : "s") saved in \(library.directory.path)\(timing)")
+        }
+        let failed = outcomes.count - saved.count
+        if failed > 0 {
+            throw CLIError.runtime("\(failed) of \(outcomes.count) photos were not saved in the library — each one's line "
+                + "above says why, and where its JPEG was kept when it was taken (\(PhotoSaver.rescueDirectory.path))")
+        }
+    }
+
+    /// "12.3"
+    private static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f", duration.seconds * 1000)
+    }
+}
+
+extension PhotoCommand.AssetReport {
+    init(_ photo: PhotoSaver.SavedPhoto, in library: PhotoLibrary) {
+        id = photo.asset.id
+        path = library.fileURL(for: photo.asset).path
+        width = photo.asset.width
+        height = photo.asset.height
+        exposureTime = photo.exposure.exposureTime
+        iso = photo.exposure.iso
+        evBias = photo.exposure.evBias
+        meteringMode = photo.exposure.meteringMode
+        shutterToFileMs = photo.shutterToFile.seconds * 1000
+    }
+}

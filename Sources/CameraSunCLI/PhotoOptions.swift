@@ -1,0 +1,94 @@
+import CameraCapture
+import CameraCodecs
+import CameraCore
+import CameraMetering
+import CameraSimulated
+import Foundation
+
+/// The flags of `camerasun photo`, read and checked for usage errors (exit 2) before anything is
+/// written; the ranges the camera sets (`--ev`, `--shutter`, `--gain`) are checked once it is open.
+struct PhotoOptions {
+    /// Photos one command takes: the free-space check covers the whole burst before the first shot.
+    static let countRange = 1...1000
+    static let defaultSize = PixelSize(width: 1920, height: 1080)
+    /// The bytes per pixel assumed for a photo when checking free space before a burst, on the
+    /// safe side of the noisiest built-in scene (night-street: 0.34 at quality 90, 1.04 at 100).
+    /// The library checks each file's real size again when it writes it.
+    static func estimatedBytesPerPixel(quality: Int) -> Double {
+        0.6 + 0.09 * Double(max(quality - 90, 0))
+    }
+
+    let source: SourceSpec
+    let count: Int
+    let quality: Int
+    let zeroShutterLag: Bool
+    let json: Bool
+    let libraryDirectory: URL
+    /// bgra8 at `--width`×`--height`.
+    let format: DeviceFormat
+    let frameRate: Double?
+    let seed: UInt64
+    let realtime: Bool
+    private let bias: Double
+    private let metering: MeteringMode
+    private let shutter: MediaTime?
+    private let gain: Double?
+
+    init(parsing arguments: ArgumentList) throws {
+        var arguments = arguments
+        json = arguments.flag("json")
+        source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? .defaultSpec
+        count = try Self.wholeNumber("count", in: Self.countRange, &arguments) ?? 1
+        quality = try Self.wholeNumber("quality", in: JPEGEncoder.qualityRange, &arguments) ?? 90
+        zeroShutterLag = arguments.toggle("zsl") ?? true
+        libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
+        let ev = try arguments.double("ev")
+        bias = ev ?? 0
+        metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
+                                        MeteringMode.init(parsing:)) ?? .sunAware
+        shutter = try arguments.shutter()
+        gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
+        if gain != nil && shutter == nil {
+            throw CLIError.usage("--gain (or --iso) without --shutter — give --shutter too for a fixed exposure, "
+                + "or neither to let auto-exposure choose both")
+        }
+        if ev != nil && shutter != nil {
+            throw CLIError.usage("--ev biases auto-exposure, which --shutter turns off — give --ev or --shutter, not both")
+        }
+        let width = try arguments.positiveInt("width") ?? Self.defaultSize.width
+        let height = try arguments.positiveInt("height") ?? Self.defaultSize.height
+        frameRate = try arguments.double("framerate")
+        seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
+        realtime = arguments.toggle("realtime") ?? false
+        try arguments.finish()
+        format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
+                              frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
+    }
+
+    /// The device's settings: `--ev`, `--shutter` and `--gain` checked against `capabilities` (an
+    /// error names the flag and its range); a fixed exposure when `--shutter` is given.
+    func cameraSettings(within capabilities: DeviceCapabilities) throws(ValueOutOfRangeError) -> PhotoCamera.Settings {
+        var settings = PhotoCamera.Settings(
+            bias: try ValueOutOfRangeError.check(bias, in: capabilities.exposureBias, setting: "--ev", unit: "EV"),
+            metering: metering)
+        if let shutter {
+            let duration = try ValueOutOfRangeError.check(shutter.seconds, in: capabilities.exposureDuration, setting: "--shutter", unit: "s")
+            let gain = try ValueOutOfRangeError.check(gain ?? capabilities.analogueGain.lowerBound, in: capabilities.analogueGain,
+                                                      setting: "--gain")
+            settings.exposureMode = .custom(duration: duration, gain: gain)
+        }
+        return settings
+    }
+
+    /// Fresh settings for each request: JPEG at `--quality`, zero shutter lag unless `--no-zsl`.
+    var photoSettings: @Sendable () -> PhotoSettings {
+        { [quality, zeroShutterLag] in PhotoSettings(format: .jpeg(quality: quality), zeroShutterLag: zeroShutterLag) }
+    }
+
+    /// `--name N`, a whole number within `range`; nil when absent.
+    private static func wholeNumber(_ name: String, in range: ClosedRange<Int>, _ arguments: inout ArgumentList) throws -> Int? {
+        guard let value = try arguments.option(name, expected: "a whole number", { Int($0) }) else { return nil }
+        _ = try ValueOutOfRangeError.check(Double(value), in: Double(range.lowerBound)...Double(range.upperBound), setting: "--\(name)")
+        return value
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+// Helpers for the `camerasun photo` end-to-end tests.
+
+func jsonNumber(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+
+/// The files under `directory`, as paths relative to it, sorted.
+func files(under directory: URL) -> [String] {
+    let prefix = directory.standardizedFileURL.path + "/"
+    let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+    return (enumerator?.allObjects as? [URL] ?? [])
+        .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        .map { String($0.standardizedFileURL.path.dropFirst(prefix.count)) }
+        .sorted()
+}
+
+/// Runs a system tool and returns its exit status, standard output and standard error (which
+/// must stay small: it is read after the output).
+func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+}
+
+/// `camerasun library VERB --library DIRECTORY --json`: the result and its JSON object.
+func libraryCommand(_ verb: String, _ directory: URL) throws -> (result: CommandResult, json: [String: Any]) {
+    let result = try CameraSunBinary.run(["library", verb, "--library", directory.path, "--json"])
+    return (result, try result.jsonObject())
+}
+
+/// What exiftool (`-j -n`: numbers as numbers) reads from `paths`, keyed by file path.
+func exiftool(_ paths: [String]) throws -> [String: [String: Any]] {
+    let (status, output, errors) = try runTool("/usr/bin/exiftool", ["-j", "-n"] + paths)
+    try #require(status == 0, "exiftool failed (Debian libimage-exiftool-perl, `make deps`): \(errors)")
+    let objects = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: objects.compactMap { object in (object["SourceFile"] as? String).map { ($0, object) } })
+}
