@@ -22,7 +22,7 @@ BROWSER_VENV := .venv-browser
 BROWSER_REQUIREMENTS := Tests/Browser/requirements.txt
 BROWSER_ARTIFACTS := .build/artifacts/browser
 
-.PHONY: deps build run test browser-test bench scenes clean
+.PHONY: deps build run test test-tsan browser-test bench scenes clean
 
 ## deps: install the Debian packages the build and tests need and the browser tests' venv (idempotent; sudo when not root)
 deps:
@@ -51,6 +51,12 @@ run: build
 ## test: every test suite
 test: deps
 	$(SWIFT) test
+
+## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:
+## instrumented code runs several times slower, and the viewfinder's latency tests fail when the
+## busiest suites hold the concurrency pool beside them
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --no-parallel
 
 ## browser-test: the viewfinder page in headless Chromium against the development fake server
 ## (Tests/Browser); `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/ [VIEWFINDER_TOKEN=T]` tests a

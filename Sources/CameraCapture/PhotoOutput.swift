@@ -1,7 +1,6 @@
 import CameraCodecs
 import CameraCore
 import Foundation
-import Synchronization
 
 /// Still photos from a running session (AVCapturePhotoOutput): each accepted request goes through
 /// willBegin → willCapture → didCapture → didFinishProcessing → didFinishCapture exactly once,
@@ -37,7 +36,7 @@ public final class PhotoOutput: CaptureOutput {
     /// How long a request waits for a frame before failing with `notRunning`.
     public let frameWait: Duration
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(make: String = "CameraSun", model: String = "CameraSun camera", focalLength: Double = 4.0,
                 maximumInFlight: Int = 8, frameWait: Duration = .seconds(2)) {

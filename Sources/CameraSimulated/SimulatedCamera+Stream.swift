@@ -1,6 +1,5 @@
 import CameraCapture
 import CameraCore
-import Synchronization
 
 extension SimulatedCamera {
     /// The frame stream in one format and frame rate: its buffer pool and its renderer (whose
@@ -15,7 +14,7 @@ extension SimulatedCamera {
         /// Seconds between the exposure start of one row and the next.
         let rowReadoutTime: Double
         let pool: BufferPool
-        let renderer: Mutex<Renderer>
+        let renderer: Locked<Renderer>
 
         init(format: DeviceFormat, frameRate: Double, bufferCount: Int, scene: SimulatedScene, sensor: SensorModel) throws(PixelBufferError) {
             self.format = format
@@ -23,7 +22,7 @@ extension SimulatedCamera {
             frameDuration = MediaTime.frameDuration(forRate: frameRate)
             rowReadoutTime = 0.8 / format.maximumFrameRate / Double(format.size.height)
             pool = try BufferPool(format: format.pixelFormat, width: format.size.width, height: format.size.height, capacity: bufferCount)
-            renderer = Mutex(Renderer(scene: scene, viewSize: format.size, sensor: sensor))
+            renderer = Locked(Renderer(scene: scene, viewSize: format.size, sensor: sensor))
         }
 
         /// Whether this stream delivers `settings`' format and frame rate.

@@ -1,6 +1,5 @@
 import CameraCapture
 import CameraCore
-import Synchronization
 
 /// A camera that renders a `SimulatedScene` through a physical sensor model.
 ///
@@ -44,7 +43,7 @@ public final class SimulatedCamera: CaptureDevice {
     public var authorization: AuthorizationStatus { .authorized }
 
     private let bufferCount: Int
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// A stopped camera looking at `scene`, set to deliver `format` at `frameRate` (default: the
     /// format's highest rate). Sizes outside `standardFormats` are allowed (tests use small
@@ -62,7 +61,7 @@ public final class SimulatedCamera: CaptureDevice {
         self.bufferCount = bufferCount
         settingsStore = DeviceSettingsStore(settings)
         let stream = try Stream(format: format, frameRate: settings.frameRate, bufferCount: bufferCount, scene: scene, sensor: sensor)
-        state = Mutex(State(stream: stream))
+        state = Locked(State(stream: stream))
     }
 
     // MARK: Stream

@@ -1,5 +1,5 @@
+import CameraCore
 import Foundation
-import Synchronization
 
 /// A directory of photos in dated folders (`YYYY/MM/DD/`) with a SQLite catalogue
 /// (`catalog.sqlite`) that never loses a photo.
@@ -17,7 +17,7 @@ public final class PhotoLibrary: Sendable {
     public let directory: URL
     let layout: LibraryLayout
     private let capacityProvider: any VolumeCapacityProvider
-    private let catalog: Mutex<Catalog>
+    private let catalog: Locked<Catalog>
 
     /// Opens the library in `directory`, creating the directory and its catalogue when absent.
     /// Dated folders and ids use `timeZone`; `capacityProvider` reports the volume's free space.
@@ -34,7 +34,7 @@ public final class PhotoLibrary: Sendable {
         }
         let catalogPath = "\(root)/\(LibraryLayout.catalogName)"
         do {
-            catalog = Mutex(try Catalog(path: catalogPath))
+            catalog = Locked(try Catalog(path: catalogPath))
         } catch {
             throw PhotoLibraryError(error, catalog: catalogPath)
         }

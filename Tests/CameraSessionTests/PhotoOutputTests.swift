@@ -2,7 +2,6 @@ import CameraCapture
 import CameraCore
 import CameraTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Photos from a running session: stages, overlapping requests, zero shutter lag, EXIF.
@@ -39,7 +38,7 @@ struct PhotoOutputTests {
 
     /// Collects a request's stage names in order.
     final class StageLog: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = Locked<[String]>([])
         func record(_ event: PhotoCaptureEvent) { names.withLock { $0.append(event.name) } }
         var all: [String] { names.withLock { $0 } }
     }

@@ -1,6 +1,6 @@
 import CameraCapture
+import CameraCore
 import CameraTestSupport
-import Synchronization
 
 /// Thrown when a test body does not finish in time: a deadlock, or a frame or event that never came.
 struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -26,10 +26,10 @@ func withDeadline<T: Sendable>(seconds: Double = 60, _ body: @escaping @Sendable
 
 /// A continuation that only the first of several racing tasks resumes.
 private final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+    private let continuation: Locked<CheckedContinuation<T, any Error>?>
 
     init(_ continuation: CheckedContinuation<T, any Error>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = Locked(continuation)
     }
 
     func resume(with result: Result<T, any Error>) {

@@ -1,7 +1,6 @@
 import CameraCapture
 import CameraCore
 import CameraTestSupport
-import Synchronization
 import Testing
 
 @Suite("VideoDataOutput: order, late frames, drops, bounded memory")
@@ -91,7 +90,7 @@ struct VideoDataOutputTests {
         let produced = 300
         let device = ScriptedDevice(poolCapacity: 6, frameBudget: produced)
         let output = VideoDataOutput()
-        let received = Mutex<[UInt64]>([])
+        let received = Locked<[UInt64]>([])
         output.setHandler { frame in
             received.withLock { $0.append(frame.sequenceNumber) }
             await Task.yield()

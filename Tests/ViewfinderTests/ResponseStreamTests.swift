@@ -1,5 +1,5 @@
+import CameraCore
 import Foundation
-import Synchronization
 import Testing
 @testable import Viewfinder
 
@@ -59,7 +59,7 @@ private func drain(_ stream: ResponseStream) -> Data {
 }
 
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

@@ -1,12 +1,11 @@
 import CameraCore
 import Foundation
-import Synchronization
 @testable import Viewfinder
 
 /// A camera side that records the commands it receives and answers a small `/state`.
 final class FakeBackend: ViewfinderBackend {
-    private let recorded = Mutex<[String]>([])
-    private let bias = Mutex(0.0)
+    private let recorded = Locked<[String]>([])
+    private let bias = Locked(0.0)
     /// How long taking a photo takes (a real capture takes a few hundred milliseconds).
     let photoDuration: Duration
 

@@ -1,6 +1,6 @@
 import CMicroHTTPD
+import CameraCore
 import Foundation
-import Synchronization
 
 /// The request pipeline behind the libmicrohttpd callbacks: body limit → request target →
 /// access policy → router → response, plus the registry of open streams that `stop()` ends.
@@ -8,7 +8,7 @@ final class ConnectionHandler: Sendable {
     private let policy: AccessPolicy
     private let router: Router
     private let maxBodyBytes: Int
-    private let streams = Mutex(Streams())
+    private let streams = Locked(Streams())
 
     private struct Streams {
         var open: [ObjectIdentifier: ResponseStream] = [:]
@@ -161,7 +161,7 @@ final class ConnectionHandler: Sendable {
 
 /// The answer of an async handler, handed from the concurrency pool to the waiting connection thread.
 private final class ResponseSlot: Sendable {
-    private let response = Mutex<HTTPResponse?>(nil)
+    private let response = Locked<HTTPResponse?>(nil)
     private let ready = DispatchSemaphore(value: 0)
 
     func fill(_ value: HTTPResponse) {

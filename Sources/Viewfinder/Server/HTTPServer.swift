@@ -1,6 +1,6 @@
 import CMicroHTTPD
+import CameraCore
 import Foundation
-import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: it listens on `address`, applies the access policy to every
 /// request, and answers through the router — with bytes, or with endless streams (MJPEG, SSE).
@@ -42,7 +42,7 @@ public final class HTTPServer: Sendable {
     /// The port listened on: the configured one, or the one the system picked for port 0.
     public let port: UInt16
     private let handler: ConnectionHandler
-    private let daemon: Mutex<OpaquePointer?>
+    private let daemon: Locked<OpaquePointer?>
 
     /// Starts listening at once; throws naming the address when it cannot (port in use, no permission).
     public init(configuration: Configuration, policy: AccessPolicy, router: Router) throws(ViewfinderError) {
@@ -70,7 +70,7 @@ public final class HTTPServer: Sendable {
         self.policy = policy
         self.handler = handler
         self.port = cmhd_bind_port(started)
-        self.daemon = Mutex(started)
+        self.daemon = Locked(started)
     }
 
     deinit {

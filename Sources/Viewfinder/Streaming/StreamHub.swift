@@ -1,5 +1,5 @@
+import CameraCore
 import Foundation
-import Synchronization
 
 /// Fans parts out to every subscribed client stream. The newest part is kept so that a client
 /// that joins gets it at once instead of waiting for the next one.
@@ -9,7 +9,7 @@ final class StreamHub: Sendable {
         var latest: Data?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var clientCount: Int {
         state.withLock { $0.clients.count }
