@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 

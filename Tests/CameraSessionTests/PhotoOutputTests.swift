@@ -145,27 +145,3 @@ struct PhotoOutputTests {
         }
     }
 }
-
-/// exiftool, the real peer, reading tags as numbers.
-enum ExifTool {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "/usr/bin/exiftool not found — run make deps" }
-    }
-
-    static func read(_ jpeg: [UInt8]) throws -> [String: Any] {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else { throw Missing() }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")
-        try Data(jpeg).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-j", "-n", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let objects = try JSONSerialization.jsonObject(with: output) as? [[String: Any]]
-        return objects?.first ?? [:]
-    }
-}

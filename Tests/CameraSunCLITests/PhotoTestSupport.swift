@@ -1,3 +1,4 @@
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -39,8 +40,5 @@ func libraryCommand(_ verb: String, _ directory: URL) throws -> (result: Command
 
 /// What exiftool (`-j -n`: numbers as numbers) reads from `paths`, keyed by file path.
 func exiftool(_ paths: [String]) throws -> [String: [String: Any]] {
-    let (status, output, errors) = try runTool("/usr/bin/exiftool", ["-j", "-n"] + paths)
-    try #require(status == 0, "exiftool failed (Debian libimage-exiftool-perl, `make deps`): \(errors)")
-    let objects = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    return Dictionary(uniqueKeysWithValues: objects.compactMap { object in (object["SourceFile"] as? String).map { ($0, object) } })
+    try ExifTool.read(files: paths)
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The real exiftool (`exiftool -j -n`: JSON, numbers unformatted): the independent reader that
+/// photo and EXIF tests check what was written against.
+public enum ExifTool {
+    /// exiftool was missing or failed; the message says what to do.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let path = "/usr/bin/exiftool"
+
+    /// The tags exiftool reads from the files at `paths`, keyed by path, by exiftool's tag names.
+    public static func read(files paths: [String]) throws -> [String: [String: Any]] {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw Failure(description: "\(path) is missing — run make deps (installs libimage-exiftool-perl)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-j", "-n"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let json = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let files = try? JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
+            throw Failure(description: "exiftool could not read \(paths.joined(separator: ", ")) (status \(process.terminationStatus)):"
+                + " \(String(decoding: json, as: UTF8.self))")
+        }
+        return Dictionary(uniqueKeysWithValues: files.compactMap { tags in (tags["SourceFile"] as? String).map { ($0, tags) } })
+    }
+
+    /// The tags exiftool reads from an in-memory JPEG (written to a temporary file for it).
+    public static func read(_ bytes: [UInt8]) throws -> [String: Any] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("exiftool-\(UUID().uuidString).jpg")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try read(files: [file.path])[file.path] ?? [:]
+    }
+}
