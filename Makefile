@@ -44,13 +44,16 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product camerasun $(NATIVE_FLAGS)
 
-## run: the main job on the simulated camera
+## run: the main job: the browser viewfinder (camerasun serve) on the default source,
+## sim:backlit-portrait; prints the URL to open, Ctrl-C stops it
 run: build
-	$(BIN) meter --source sim:backlit-portrait --realtime
+	$(BIN) serve
 
-## test: every test suite
-test: deps
-	$(SWIFT) test
+## test: every test suite, then the viewfinder's acceptance suite on its own (it measures frame rates
+## and latencies, so nothing else runs beside it) against the release binary
+test: deps build
+	$(SWIFT) test --skip ServeAcceptanceTests
+	CAMERASUN_RELEASE_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --filter ServeAcceptanceTests
 
 ## browser-test: the viewfinder page in headless Chromium against the development fake server
 ## (Tests/Browser); `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/ [VIEWFINDER_TOKEN=T]` tests a
@@ -68,6 +71,7 @@ endif
 bench: build
 	$(BIN) bench sim
 	$(BIN) bench metering
+	$(BIN) bench pipeline --frames 300
 	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache

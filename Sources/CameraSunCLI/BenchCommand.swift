@@ -40,14 +40,15 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames") ?? 60
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim or metering)")
+        let suite = try rest.positional("a suite (sim, metering or pipeline)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
         switch suite {
         case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames, progress: progress)
         case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames, progress: progress)
-        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering")
+        case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames, progress: progress)
+        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, pipeline")
         }
         if json {
             try terminal.json(Report(benchmarks: benchmarks))
