@@ -44,18 +44,25 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product camerasun $(NATIVE_FLAGS)
 
-## run: the main job on the simulated camera
+## run: the main job: the browser viewfinder (camerasun serve) on the default source,
+## sim:backlit-portrait; prints the URL to open, Ctrl-C stops it
 run: build
-	$(BIN) meter --source sim:backlit-portrait --realtime
+	$(BIN) serve
 
-## test: every test suite
-# The viewfinder's server tests measure latency (API answers within 100 ms while 20 clients stream);
-# their handlers run on the Swift concurrency pool, which the CPU-heavy suites (1000 session
-# start/stop cycles, photo bursts, closed-loop AE) keep busy on a 2-core machine — so they run
-# after the rest, on the same build.
-test: deps
-	$(SWIFT) test --skip ViewfinderTests
+## test: every test suite, in three runs on the same build, so that what measures time does not share
+## the 2-core machine with what keeps it busy:
+# 1. the CPU-heavy suites (1000 session start/stop cycles, photo bursts, closed-loop AE, the CLI
+#    end to end);
+# 2. the viewfinder's server tests, which measure latency (API answers within 100 ms while 20 clients
+#    stream) on the Swift concurrency pool that the suites of run 1 would keep busy;
+# 3. one test at a time, `camerasun serve` end to end (each test starts a debug server on a real-time
+#    camera, about a core while it runs, and waits for it with wall-clock deadlines: 6 s alone, over
+#    4 minutes inside run 1), then the acceptance suite against the release binary (frame rates and
+#    latencies of the real server, nothing beside it).
+test: deps build
+	$(SWIFT) test --skip ViewfinderTests --skip ServeTests --skip ServeAcceptanceTests
 	$(SWIFT) test --filter ViewfinderTests
+	CAMERASUN_RELEASE_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --no-parallel --filter ServeTests --filter ServeAcceptanceTests
 
 ## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:
 ## instrumented code runs several times slower, and the viewfinder's latency tests fail when the
@@ -80,6 +87,7 @@ bench: build
 	$(BIN) bench sim
 	$(BIN) bench metering
 	$(BIN) bench photo
+	$(BIN) bench pipeline --frames 300
 	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache

@@ -39,10 +39,16 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
-        .target(name: "Viewfinder", dependencies: ["CameraCore", "CMicroHTTPD"]),
+        .target(
+            name: "Viewfinder",
+            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CMicroHTTPD"]
+        ),
         .target(
             name: "CameraSunCLI",
-            dependencies: ["CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CBenchPeers"]
+            dependencies: [
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary",
+                "Viewfinder", "CBenchPeers",
+            ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
         .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
@@ -53,7 +59,7 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraTestSupport"]),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),

@@ -10,6 +10,8 @@ public struct PreviewFrame: Sendable {
     public let image: PixelBuffer
     public let sequenceNumber: UInt64
     public let presentationTime: MediaTime
+    /// The sensor settings the frame was made with (exposure time, gain, zoom, …).
+    public let metadata: FrameMetadata
     public let statistics: FrameStatistics
     public let threeA: ThreeAStatus
     /// Rotate the image clockwise by this, then mirror it if `isMirrored`, to show it upright.
@@ -20,6 +22,7 @@ public struct PreviewFrame: Sendable {
         self.image = image
         sequenceNumber = source.sequenceNumber
         presentationTime = source.presentationTime
+        metadata = source.metadata
         statistics = source.statistics
         threeA = source.threeA
         rotation = source.rotation

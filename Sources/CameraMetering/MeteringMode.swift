@@ -28,6 +28,13 @@ public enum MeteringMode: Sendable, Hashable {
         }
     }
 
+    /// The `--metering` value that selects exactly this mode, as the photo library records it:
+    /// `name`, with the point for spot (`spot@0.25,0.75`). `init(parsing:)` reads it back.
+    public var commandLineName: String {
+        if case .spot(let point, _) = self { return "spot@\(point.x),\(point.y)" }
+        return name
+    }
+
     /// Parses `average`, `centre`, `spot`, `spot@x,y`, `matrix` or `sun`.
     public init?(parsing text: String) {
         switch text {

@@ -40,7 +40,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering or photo)")
+        let suite = try rest.positional("a suite (sim, metering, photo or pipeline)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
@@ -48,7 +48,8 @@ enum BenchCommand {
         case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames ?? 60, progress: progress)
         case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames ?? 60, progress: progress)
         case "photo": benchmarks = try await PhotoBenchmark.run(shots: frames ?? PhotoBenchmark.defaultShots, progress: progress)
-        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo")
+        case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
+        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline")
         }
         if json {
             try terminal.json(Report(benchmarks: benchmarks))

@@ -25,13 +25,15 @@ public enum CommandLineTool {
 
     private static func dispatch(_ arguments: [String], terminal: Terminal) async throws {
         guard let command = arguments.first else {
-            try await MeterCommand.run(ArgumentList([], command: "meter"), terminal: terminal)
+            try await ServeCommand.run(ArgumentList([], command: "serve"), terminal: terminal)
             return
         }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "help", "--help", "-h":
             try HelpCommand.run(ArgumentList(rest, command: "help"), terminal: terminal)
+        case "serve":
+            try await ServeCommand.run(ArgumentList(rest, command: "serve"), terminal: terminal)
         case "devices":
             try DevicesCommand.run(ArgumentList(rest, command: "devices"), terminal: terminal)
         case "scene":

@@ -6,13 +6,15 @@ enum HelpCommand {
     usage: camerasun COMMAND [OPTIONS]
 
     commands:
-      meter         run the camera and print each frame's analysis (the default command for now)
+      serve         the browser viewfinder: live preview, exposure tools, shutter (the default command)
+      meter         run the camera and print each frame's analysis
       devices       list cameras with their formats and control ranges
       scene list    list the built-in simulated scenes
       scene render  render one frame of a scene to a PNG
       photo         converge auto-exposure and take N photos into the library
       library       the photo library: list, show ID, verify, repair
-      bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo
+      bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
+                    pipeline (frame captured → MJPEG part at a viewer)
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG]
@@ -20,6 +22,18 @@ enum HelpCommand {
     """
 
     static let commands: [String: String] = [
+        "serve": """
+        usage: camerasun serve [--source SPEC] [--listen HOST:PORT] [--token T] [--library DIR]
+                               [--width W --height H --framerate F] [--seed N] [--realtime|--no-realtime]
+        Serves the browser viewfinder (also what bare `camerasun` does): prints the URL to open, then
+        on a terminal one status line (brightness bar, EV, shutter, ISO, fps, viewers) until Ctrl-C.
+        --listen defaults to 127.0.0.1:8080 (port 0 picks a free port, which the URL shows). Any
+        address other than loopback needs a token: --token T (8–256 characters), or one is generated;
+        the printed URL carries it, and every /api and /library request needs it. --library is where
+        photos go (default $XDG_PICTURES_DIR/CameraSun, else ~/Pictures/CameraSun). The camera runs at
+        1280x720 and 30 fps unless --width/--height/--framerate say otherwise, paced in real time
+        unless --no-realtime; the preview is at most 960x540. The routes are in CLI.md.
+        """,
         "meter": """
         usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shutter S --gain G]
                                [--width W --height H --framerate F] [--seed N] [--realtime|--no-realtime]
@@ -63,14 +77,18 @@ enum HelpCommand {
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
         photo: shutter → fsynced file + catalogue row at 1080p and 4K (median and p95 of single
         shots), burst photos/s at 1080p, and our JPEG + EXIF encode beside a bare libjpeg-turbo
         encode of the same frame; in a temporary library.
-        --frames sets the number of timed runs (median reported; photo: shots per size, default 20).
+        pipeline: serves the viewfinder on a 1280x720 camera and times each frame from capture until
+        its 960x540 MJPEG part is read whole by a client on this machine (p50, p95), beside a bare
+        libjpeg-turbo encode of the same preview frames.
+        --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
+        pipeline: frames timed, default 60).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

@@ -1,9 +1,9 @@
 import CameraCapture
 import CameraCore
-import CameraMetering
 import Dispatch
 import Foundation
 import PhotoLibrary
+import Viewfinder
 
 /// Takes photos and stores each in the library as soon as it is encoded, timing the shutter →
 /// file path; a photo the library cannot take is kept in a rescue folder, never dropped.
@@ -61,10 +61,10 @@ struct PhotoSaver: Sendable {
         } catch {
             return .notTaken(error)
         }
-        let exposure = Asset.Exposure(photo)
-        switch await store(photo, exposure: exposure) {
+        let record = PhotoRecord(photo)
+        switch await store(photo, record: record) {
         case .success(let asset):
-            return .saved(SavedPhoto(asset: asset, exposure: exposure, shutterToFile: .now - requested))
+            return .saved(SavedPhoto(asset: asset, exposure: record.exposure, shutterToFile: .now - requested))
         case .failure(let error):
             return .notSaved(error, rescue: Self.rescue(photo))
         }
@@ -94,13 +94,13 @@ struct PhotoSaver: Sendable {
     }
 
     /// Adds `photo` to the library on the blocking-I/O queue, with its exposure and metering.
-    private func store(_ photo: CapturedPhoto, exposure: Asset.Exposure) async -> Result<Asset, PhotoLibraryError> {
-        let metering = MeteringRecord(photo)
-        return await withCheckedContinuation { continuation in
+    private func store(_ photo: CapturedPhoto, record: PhotoRecord) async -> Result<Asset, PhotoLibraryError> {
+        await withCheckedContinuation { continuation in
             Self.writes.async {
                 continuation.resume(returning: Result { () throws(PhotoLibraryError) in
                     try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
-                                    height: photo.size.height, exposure: exposure, meteringStatistics: metering.json)
+                                    height: photo.size.height, exposure: record.exposure,
+                                    meteringStatistics: record.meteringStatistics)
                 })
             }
         }
@@ -117,53 +117,5 @@ struct PhotoSaver: Sendable {
         } catch {
             return .failure(RescueError(description: "cannot write \(file.path) either: \(error.localizedDescription)"))
         }
-    }
-}
-
-/// The metering statistics stored with a photo: its frame's analysis and the exposure state.
-private struct MeteringRecord: Encodable {
-    let brightness: Double
-    let linearMean: Double
-    let clippedFraction: Double
-    let sunFraction: Double
-    /// The metered exposure error in EV (positive: over-exposed).
-    let evError: Double
-    /// searching, converged or locked.
-    let aeState: String
-
-    init(_ photo: CapturedPhoto) {
-        brightness = photo.statistics.brightness
-        linearMean = photo.statistics.linearMean
-        clippedFraction = photo.statistics.clippedFraction
-        sunFraction = photo.statistics.highlights.sunFraction
-        evError = photo.threeA.exposureError
-        aeState = photo.threeA.exposureState.rawValue
-    }
-
-    /// The record as a JSON object with sorted keys.
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // An analysed frame's statistics are finite; should one not be, the photo is still stored,
-        // with null statistics.
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
-extension Asset.Exposure {
-    /// What `photo`'s frame was taken with, as its EXIF says: ISO of analogue × digital gain.
-    init(_ photo: CapturedPhoto) {
-        let metadata = photo.metadata
-        self.init(exposureTime: metadata.exposureDuration.seconds, iso: Double(metadata.isoSpeedRating),
-                  evBias: metadata.exposureBias, meteringMode: photo.threeA.meteringMode.commandLineName)
-    }
-}
-
-extension MeteringMode {
-    /// The `--metering` value that selects this mode: average, centre, spot@x,y, matrix or sun.
-    var commandLineName: String {
-        if case .spot(let point, _) = self { return "spot@\(point.x),\(point.y)" }
-        return name
     }
 }

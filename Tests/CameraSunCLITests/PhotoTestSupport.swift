@@ -4,8 +4,6 @@ import Testing
 
 // Helpers for the `camerasun photo` end-to-end tests.
 
-func jsonNumber(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
-
 /// The files under `directory`, as paths relative to it, sorted.
 func files(under directory: URL) -> [String] {
     let prefix = directory.standardizedFileURL.path + "/"

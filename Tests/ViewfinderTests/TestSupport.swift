@@ -13,6 +13,9 @@ final class FakeBackend: ViewfinderBackend {
         self.photoDuration = photoDuration
     }
 
+    /// The overlays of each `/snapshot` asked for.
+    let snapshotOverlays = Locked<[PreviewOverlays]>([])
+
     /// The commands received so far, as text (e.g. `exposure bias(0.5)`).
     var commands: [String] { recorded.withLock { $0 } }
 
@@ -20,7 +23,10 @@ final class FakeBackend: ViewfinderBackend {
         try JSONSerialization.data(withJSONObject: ["evBias": bias.withLock { $0 }, "aeState": "converged"], options: .sortedKeys)
     }
 
-    func snapshot() async throws -> Data { SyntheticJPEG.make() }
+    func snapshot(overlays: PreviewOverlays) async throws -> Data {
+        snapshotOverlays.withLock { $0.append(overlays) }
+        return SyntheticJPEG.make()
+    }
 
     func setExposure(_ command: ExposureCommand) async throws {
         if case .bias(let value) = command {
@@ -43,6 +49,13 @@ final class FakeBackend: ViewfinderBackend {
         return Data(#"{"id":"1"}"#.utf8)
     }
 
+    func library() async throws -> Data { Data(#"{"assets":[{"id":"1"}]}"#.utf8) }
+
+    func libraryFile(id: String) async throws -> (data: Data, contentType: String) {
+        guard id == "1" else { throw HTTPError.notFound("no asset \(id)") }
+        return (SyntheticJPEG.make(), "image/jpeg")
+    }
+
     private func record(_ command: String) {
         recorded.withLock { $0.append(command) }
     }
@@ -61,7 +74,7 @@ struct TestServer {
         page: Data = Self.page
     ) throws {
         backend = FakeBackend(photoDuration: photoDuration)
-        let routes = ViewfinderRoutes(backend: backend, page: page, preview: preview, events: events)
+        let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: routes.router())

@@ -7,8 +7,8 @@ import Foundation
 public protocol ViewfinderBackend: Sendable {
     /// The `/state` JSON object (CLI.md lists its fields).
     func state() async throws -> Data
-    /// One JPEG of the preview.
-    func snapshot() async throws -> Data
+    /// One JPEG of the preview, with `overlays` drawn.
+    func snapshot(overlays: PreviewOverlays) async throws -> Data
     func setExposure(_ command: ExposureCommand) async throws
     /// Meters and focuses at the command's point; returns the device point used.
     func meter(_ command: MeterCommand) async throws -> NormalizedPoint
@@ -17,4 +17,8 @@ public protocol ViewfinderBackend: Sendable {
     func setMetering(_ command: MeteringCommand) async throws
     /// Takes a photo into the library; returns the asset's JSON.
     func takePhoto() async throws -> Data
+    /// The library's assets as JSON (`{"assets":[…]}`, oldest first).
+    func library() async throws -> Data
+    /// The file of the catalogued asset `id` and its content type; an unknown id is a 404.
+    func libraryFile(id: String) async throws -> (data: Data, contentType: String)
 }

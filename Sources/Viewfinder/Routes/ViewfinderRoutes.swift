@@ -1,20 +1,20 @@
 import Foundation
 
 /// The viewfinder's routes (CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
-/// the MJPEG preview and the SSE events from their feeds (which the camera side publishes into),
-/// `/state` and `/snapshot`, and the `/api/*` controls. Controls that change settings answer the
-/// new `/state`.
+/// the MJPEG preview (`?overlay=` picks the feed with those overlays drawn) and the SSE events from
+/// their feeds (which the camera side publishes into), `/state` and `/snapshot`, the `/api/*`
+/// controls and the photo library. Controls that change settings answer the new `/state`.
 public struct ViewfinderRoutes: Sendable {
     public let backend: any ViewfinderBackend
     /// The HTML served at `/`: `ViewfinderPage` unless a test gives another.
     public let page: Data
-    public let preview: PreviewFeed
+    public let previews: PreviewFeeds
     public let events: EventFeed
 
-    public init(backend: any ViewfinderBackend, page: Data = ViewfinderPage.data, preview: PreviewFeed, events: EventFeed) {
+    public init(backend: any ViewfinderBackend, page: Data = ViewfinderPage.data, previews: PreviewFeeds, events: EventFeed) {
         self.backend = backend
         self.page = page
-        self.preview = preview
+        self.previews = previews
         self.events = events
     }
 
@@ -22,15 +22,18 @@ public struct ViewfinderRoutes: Sendable {
     public func router() -> Router {
         let backend = backend
         let page = page
-        let preview = preview
+        let previews = previews
         let events = events
         var router = Router()
         router.add("GET", "/") { _ in HTTPResponse(contentType: "text/html; charset=utf-8", bytes: page) }
-        router.add("GET", "/stream") { _ in preview.response() }
+        router.add("GET", "/stream") { request in
+            previews.feed(for: try PreviewOverlays(query: request.query["overlay"])).response()
+        }
         router.add("GET", "/events") { _ in events.response() }
         router.add("GET", "/state") { _ in .json(try await backend.state()) }
-        router.add("GET", "/snapshot") { _ in
-            var response = HTTPResponse(contentType: "image/jpeg", bytes: try await backend.snapshot())
+        router.add("GET", "/snapshot") { request in
+            let overlays = try PreviewOverlays(query: request.query["overlay"])
+            var response = HTTPResponse(contentType: "image/jpeg", bytes: try await backend.snapshot(overlays: overlays))
             response.headers["Cache-Control"] = "no-store"
             return response
         }
@@ -54,6 +57,13 @@ public struct ViewfinderRoutes: Sendable {
             return .json(try await backend.state())
         }
         router.add("POST", "/api/photo") { _ in .json(try await backend.takePhoto()) }
+        router.add("GET", "/library") { _ in .json(try await backend.library()) }
+        router.add("GET", "/library/:id") { request in
+            let file = try await backend.libraryFile(id: request.pathParameters["id"] ?? "")
+            var response = HTTPResponse(contentType: file.contentType, bytes: file.data)
+            response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
+            return response
+        }
         return router
     }
 }

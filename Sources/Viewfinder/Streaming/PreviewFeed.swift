@@ -15,9 +15,11 @@ public final class PreviewFeed: Sendable {
     /// Clients currently receiving the stream.
     public var clientCount: Int { hub.clientCount }
 
-    /// Sends one JPEG frame to every client.
-    public func publish(jpeg: Data) {
-        var part = Data("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n".utf8)
+    /// Sends one JPEG frame to every client. With a `frameNumber` (the camera's sequence number)
+    /// the part carries it as `X-Frame-Number`, so a client can tell which frame it shows.
+    public func publish(jpeg: Data, frameNumber: UInt64? = nil) {
+        let number = frameNumber.map { "X-Frame-Number: \($0)\r\n" } ?? ""
+        var part = Data("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\(number)\r\n".utf8)
         part.reserveCapacity(part.count + jpeg.count + 2)
         part.append(jpeg)
         part.append(contentsOf: [0x0D, 0x0A])

@@ -1,0 +1,112 @@
+import CameraCapture
+import CameraCodecs
+import CameraCore
+import CameraSimulated
+import Foundation
+import PhotoLibrary
+import Viewfinder
+
+/// `camerasun bench pipeline`: how long a frame takes from the camera to a viewer — captured (the
+/// simulated camera hands it to the session) until its MJPEG part has been read whole from
+/// `/stream` by a client on this machine — through the real viewfinder (session, analysis and
+/// 3A, preview scaling, JPEG, HTTP server) at a 960×540 preview of a 1280×720 camera at 30 fps.
+/// Peer, in the same run: a bare libjpeg-turbo encode (`tjCompress2`) of the same preview frames,
+/// the one step of the path a C server could not skip.
+enum PipelineBenchmark {
+    static let cameraSize = PixelSize(width: 1280, height: 720)
+    /// Parts read before timing starts (the camera and the encoder settle).
+    static let warmUpParts = 30
+
+    static func run(frames: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+        let format = DeviceFormat(size: cameraSize, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        let camera = TimedCaptureDevice(try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
+        let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
+                                                          configuration: configuration)
+        let running = Task { try await viewfinder.run() }
+        defer { running.cancel() }
+        try await viewfinder.firstFrame()
+        progress.show("bench pipeline: waiting for the camera to run steadily…")
+        try await steadyFrames(of: viewfinder, frameRate: 30)
+
+        progress.show("bench pipeline: reading \(frames) frames from /stream…")
+        let port = viewfinder.server.port
+        let arrivals = try await onOwnThread { try readStream(port: port, parts: warmUpParts + frames) }
+        let latencies = arrivals.dropFirst(warmUpParts).compactMap { arrival in
+            camera.captureTime(of: arrival.frame).map { (arrival.time - $0).milliseconds }
+        }
+        progress.show("bench pipeline: encoding \(frames) preview frames with bare libjpeg-turbo…")
+        let encodes = try await bareEncodes(of: viewfinder, count: frames, quality: configuration.previewQuality)
+        progress.clear()
+        running.cancel()
+        await viewfinder.stop()
+        guard latencies.count * 2 >= frames else {
+            throw CLIError.runtime("only \(latencies.count) of \(frames) parts could be matched to their capture time — "
+                + "the machine is too busy; run the benchmark again")
+        }
+        return [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
+            let ours = percentile(latencies, fraction), peer = percentile(encodes, fraction)
+            return BenchCommand.Benchmark(name: "pipeline-capture-to-socket-960x540-\(label)", unit: "ms", ours: ours,
+                                          peer: "libjpeg-turbo", peerValue: peer, ratio: peer / ours)
+        }
+    }
+
+    /// When each of `parts` parts of `/stream` was read whole, and the frame it shows.
+    private static func readStream(port: UInt16, parts: Int) throws -> [(frame: UInt64, time: ContinuousClock.Instant)] {
+        let connection = try HTTPConnection(port: port)
+        let head = try connection.openStream("/stream")
+        guard head.status == 200 else { throw CLIError.runtime("GET /stream answered \(head.status) — run the benchmark again") }
+        return try (0..<parts).map { _ in
+            let part = try connection.nextPart()
+            let time = ContinuousClock.now
+            guard let frame = part.headers["x-frame-number"].flatMap(UInt64.init) else {
+                throw CLIError.runtime("a /stream part has no X-Frame-Number header (\(part.headers)) — rebuild camerasun")
+            }
+            return (frame, time)
+        }
+    }
+
+    /// Milliseconds of one bare `tjCompress2` of each of the next `count` preview frames.
+    private static func bareEncodes(of viewfinder: CameraViewfinder, count: Int, quality: Int) async throws -> [Double] {
+        let encoder = try JPEGEncoder()
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        var last: UInt64?
+        while times.count < count {
+            guard let frame = viewfinder.latestFrame, frame.sequenceNumber != last else {
+                try await Task.sleep(for: .milliseconds(2))
+                continue
+            }
+            last = frame.sequenceNumber
+            times.append(try clock.measure { _ = try encoder.bareTurboJPEGEncode(frame.image, quality: quality) }.milliseconds)
+        }
+        return times
+    }
+
+    /// Returns once the camera delivers `frameRate` frames a second steadily (at most after 30 s): a
+    /// simulated camera that fell behind while it started renders the frames it owes as fast as it
+    /// can, and timing that catching up would not time the viewfinder.
+    private static func steadyFrames(of viewfinder: CameraViewfinder, frameRate: Double) async throws {
+        var previous = viewfinder.latestFrame?.sequenceNumber ?? 0
+        for _ in 0..<30 {
+            try await Task.sleep(for: .seconds(1))
+            let latest = viewfinder.latestFrame?.sequenceNumber ?? 0
+            let delivered = Double(latest) - Double(previous)
+            if delivered >= 0.9 * frameRate, delivered <= 1.1 * frameRate { return }
+            previous = latest
+        }
+    }
+
+    /// The value below which `fraction` of `values` lie (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double { seconds * 1000 }
+}

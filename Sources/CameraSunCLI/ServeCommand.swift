@@ -1,0 +1,104 @@
+import CameraCapture
+import CameraCore
+import Foundation
+import PhotoLibrary
+import Viewfinder
+
+/// `camerasun serve` (and bare `camerasun`): the browser viewfinder on a camera. Prints the URL to
+/// open once the first frame is in, then, on a terminal, one status line updated in place until
+/// Ctrl-C, which stops the server and the camera cleanly.
+enum ServeCommand {
+    /// How often the terminal status line is rewritten.
+    static let statusInterval = Duration.milliseconds(500)
+
+    static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
+        var arguments = arguments
+        let source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) }
+            ?? .defaultSpec
+        let address = try listenAddress(try arguments.option("listen") ?? "127.0.0.1:8080")
+        let token = try arguments.option("token").map { (text: String) throws(CLIError) in try accessToken(text) }
+        let libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
+        let width = try arguments.positiveInt("width") ?? 1280
+        let height = try arguments.positiveInt("height") ?? 720
+        let frameRate = try arguments.double("framerate") ?? 30
+        let seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
+        let realtime = arguments.toggle("realtime") ?? true
+        try arguments.finish()
+
+        let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
+                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate, 30))])
+        let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
+        let library = try LibraryCommand.open(libraryDirectory)
+        let viewfinder: CameraViewfinder
+        do {
+            viewfinder = try await CameraViewfinder.start(device: camera, library: library,
+                                                          configuration: CameraViewfinder.Configuration(address: address, token: token))
+        } catch let error as ViewfinderError {
+            throw CLIError.runtime(error.message)
+        }
+        let live = terminal.stdoutIsTTY
+        let interrupted: Bool
+        do {
+            interrupted = try await serve(viewfinder, camera: camera, library: library, live: live, terminal: terminal)
+        } catch {
+            await viewfinder.stop()
+            throw error
+        }
+        await viewfinder.stop()
+        if live { terminal.print(interrupted ? "\nstopped" : "") }
+    }
+
+    /// Runs `viewfinder` and, once its first frame is in, prints the URL and keeps the status line
+    /// up to date, until Ctrl-C (true) or a failure (thrown).
+    private static func serve(_ viewfinder: CameraViewfinder, camera: any CaptureDevice, library: PhotoLibrary, live: Bool,
+                              terminal: Terminal) async throws -> Bool {
+        try await Interrupt.runUntilInterrupted {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await viewfinder.run() }
+                group.addTask {
+                    try await viewfinder.firstFrame()
+                    terminal.print("viewfinder: \(viewfinder.url)")
+                    let settings = camera.settings
+                    terminal.print("\(camera.localizedName), \(settings.activeFormat.size) @ \(String(format: "%g", settings.frameRate)) fps, "
+                        + "photos in \(library.directory.path) — Ctrl-C to stop")
+                    while true {
+                        try await Task.sleep(for: statusInterval)
+                        if live, let state = viewfinder.backend.currentState {
+                            terminal.status(statusLine(brightness: state.brightness, evBias: state.evBias, exposureTime: state.exposureTime,
+                                                       iso: state.iso, fps: state.fps, viewers: viewfinder.viewerCount))
+                        }
+                    }
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        }
+    }
+
+    /// "▕████████░░░░░░░░░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  30.0 fps  2 viewers"
+    static func statusLine(brightness: Double, evBias: Double, exposureTime: Double, iso: Double, fps: Double, viewers: Int) -> String {
+        "▕\(Terminal.bar(brightness))▏ \(String(format: "%.2f", brightness))"
+            + "  EV \(String(format: "%+.1f", evBias))"
+            + "  \(ShutterSpeed.describe(MediaTime(seconds: exposureTime, preferredTimescale: 1_000_000)))"
+            + "  ISO \(Int(iso.rounded()))"
+            + "  \(String(format: "%.1f", fps)) fps"
+            + "  \(viewers) viewer\(viewers == 1 ? "" : "s")"
+    }
+
+    /// `--listen HOST:PORT` (port 0 picks a free port).
+    private static func listenAddress(_ text: String) throws(CLIError) -> ListenAddress {
+        do {
+            return try ListenAddress(parsing: text)
+        } catch {
+            throw .usage("--listen: \(error.message)")
+        }
+    }
+
+    private static func accessToken(_ text: String) throws(CLIError) -> AccessToken {
+        do {
+            return try AccessToken(text)
+        } catch {
+            throw .usage("--token: \(error.message)")
+        }
+    }
+}

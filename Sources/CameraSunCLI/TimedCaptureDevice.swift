@@ -1,0 +1,43 @@
+import CameraCapture
+import CameraCore
+
+/// A camera that notes when each of its frames was captured (handed to the session), so that a
+/// benchmark can follow a frame from the camera to the viewer. Everything else is the wrapped
+/// camera's: its settings, controls and frames.
+final class TimedCaptureDevice: CaptureDevice {
+    let base: any CaptureDevice
+    /// Capture instants by sequence number, the most recent `capacity` frames.
+    private let times = Locked<[UInt64: ContinuousClock.Instant]>([:])
+    private let capacity = 1024
+
+    init(_ base: any CaptureDevice) {
+        self.base = base
+    }
+
+    /// When frame `sequenceNumber` was captured, if it is among the recent ones.
+    func captureTime(of sequenceNumber: UInt64) -> ContinuousClock.Instant? {
+        times.withLock { $0[sequenceNumber] }
+    }
+
+    var uniqueID: String { base.uniqueID }
+    var localizedName: String { base.localizedName }
+    var position: DevicePosition { base.position }
+    var formats: [DeviceFormat] { base.formats }
+    var capabilities: DeviceCapabilities { base.capabilities }
+    var authorization: AuthorizationStatus { base.authorization }
+    var settingsStore: DeviceSettingsStore { base.settingsStore }
+
+    func startStreaming() throws(CaptureError) { try base.startStreaming() }
+    func stopStreaming() { base.stopStreaming() }
+    func apply(_ controls: SensorControls) throws(ValueOutOfRangeError) { try base.apply(controls) }
+
+    func nextFrame() async throws -> Frame {
+        let frame = try await base.nextFrame()
+        let now = ContinuousClock.now
+        times.withLock { times in
+            times[frame.sequenceNumber] = now
+            if frame.sequenceNumber >= UInt64(capacity) { times[frame.sequenceNumber - UInt64(capacity)] = nil }
+        }
+        return frame
+    }
+}

@@ -1,0 +1,119 @@
+import CameraCapture
+import CameraCore
+import CameraExposure
+import CameraMetering
+import Foundation
+
+extension SessionBackend {
+    public func setExposure(_ command: ExposureCommand) async throws {
+        try device.configure { settings in
+            switch command {
+            case .bias(let ev): settings.exposureBias = ev
+            case .auto: settings.exposureMode = .continuousAuto
+            case .locked: settings.exposureMode = .locked
+            case .custom(let exposureTime, let gain): settings.exposureMode = .custom(duration: exposureTime, gain: gain)
+            case .reset:
+                settings.exposureBias = 0
+                settings.exposureMode = .continuousAuto
+                settings.exposurePoint = nil
+            }
+        }
+    }
+
+    /// Meters and focuses at the device point shown at a tap (through `PreviewGeometry` with the
+    /// preview's size and its connection's rotation and mirroring) or at a device point; spot
+    /// metering moves its spot there too.
+    public func meter(_ command: MeterCommand) async throws -> NormalizedPoint {
+        let point: NormalizedPoint
+        switch command {
+        case .devicePoint(let devicePoint):
+            point = devicePoint
+        case .viewTap(let x, let y, let width, let height, let gravity):
+            let geometry = try PreviewGeometry(
+                imageSize: previewSize, viewWidth: width, viewHeight: height, gravity: gravity,
+                rotation: previewConnection.rotation, mirrored: previewConnection.isVideoMirrored)
+            guard let tapped = geometry.devicePoint(fromViewPoint: PreviewGeometry.ViewPoint(x: x, y: y)) else {
+                throw HTTPError.badRequest("the tap at (\(x), \(y)) shows no image in a \(width)×\(height) view with \(gravity) gravity"
+                    + " — tap on the picture")
+            }
+            point = tapped
+        }
+        try device.configure { settings in
+            settings.exposurePoint = point
+            settings.focusPoint = point
+            if case .spot(_, let radius) = settings.meteringMode {
+                settings.meteringMode = .spot(point, radius: radius)
+            }
+        }
+        return point
+    }
+
+    /// Locks or releases each of AE, AF and AWB named in `command`; releasing returns that loop to
+    /// its continuous automatic mode, and releasing what is not locked changes nothing.
+    public func setLocks(_ command: LockCommand) async throws {
+        try device.configure { settings in
+            if let ae = command.ae, ae != (settings.exposureMode == .locked) {
+                settings.exposureMode = ae ? .locked : .continuousAuto
+            }
+            if let af = command.af, af != (settings.focusMode == .locked) {
+                settings.focusMode = af ? .locked : .continuous
+            }
+            if let awb = command.awb, awb != (settings.whiteBalanceMode == .locked) {
+                settings.whiteBalanceMode = awb ? .locked : .auto
+            }
+        }
+    }
+
+    /// Zooms at once, or ramps there at a constant rate in stops per second (`ZoomRamp`), stepping
+    /// the device's zoom factor every frame interval. A new command stops a ramp in progress.
+    public func zoom(_ command: ZoomCommand) async throws {
+        switch command {
+        case .factor(let factor):
+            cancelZoomRamp()
+            try device.configure { $0.zoomFactor = factor }
+        case .ramp(let target, let rate):
+            let clock = ContinuousClock(), start = clock.now
+            let ramp = try ZoomRamp(from: device.settings.zoomFactor, to: target, rate: rate,
+                                    maximumFactor: device.capabilities.zoomFactor.upperBound)
+            let device = device, interval = Duration.seconds(1 / device.settings.frameRate)
+            let task = Task {
+                while !Task.isCancelled {
+                    let elapsed = (clock.now - start).seconds
+                    try? device.configure { $0.zoomFactor = ramp.factor(at: elapsed) }
+                    if ramp.isFinished(at: elapsed) { return }
+                    try? await Task.sleep(for: interval)
+                }
+            }
+            zoomRamp.withLock { running in
+                running?.cancel()
+                running = task
+            }
+        }
+    }
+
+    public func setMetering(_ command: MeteringCommand) async throws {
+        try device.configure { settings in
+            switch command.mode {
+            case .average: settings.meteringMode = .average
+            case .centre: settings.meteringMode = .centreWeighted
+            case .spot: settings.meteringMode = .spot(settings.exposurePoint ?? .center, radius: MeteringMode.defaultSpotRadius)
+            case .matrix: settings.meteringMode = .matrix
+            case .sun: settings.meteringMode = .sunAware
+            }
+        }
+    }
+
+    /// The preview image's size (before rotation): the newest frame's, else the device's format
+    /// (the same aspect ratio, which is all the geometry needs).
+    private var previewSize: PixelSize {
+        guard let image = pipeline.monitor.latest?.frame.image else { return device.activeFormat.size }
+        return PixelSize(width: image.width, height: image.height)
+    }
+
+    private func cancelZoomRamp() {
+        zoomRamp.withLock { running in
+            running?.cancel()
+            running = nil
+        }
+    }
+}

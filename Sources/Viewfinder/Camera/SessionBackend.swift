@@ -1,0 +1,104 @@
+import CameraCapture
+import CameraCore
+import Foundation
+import PhotoLibrary
+
+/// The viewfinder's camera side over a running `CaptureSession`: `/state` from the newest preview
+/// frame, the controls as `device.configure` transactions (the session's 3A engine carries them
+/// out from the next frame), photos from the `PhotoOutput` into the `PhotoLibrary`, and the
+/// library's files by catalogued id. Values the device refuses are 400s that name the range.
+public final class SessionBackend: ViewfinderBackend {
+    let device: any CaptureDevice
+    /// The connection feeding the preview: its rotation and mirroring map taps to device points.
+    let previewConnection: CaptureConnection
+    let photoOutput: PhotoOutput
+    let library: PhotoLibrary
+    let pipeline: PreviewPipeline
+    /// The zoom ramp in progress, cancelled by the next zoom command.
+    let zoomRamp = Locked<Task<Void, Never>?>(nil)
+    /// Library writes and reads (fsync, files) run here, off the concurrency pool.
+    private let libraryQueue = DispatchQueue(label: "camerasun.viewfinder.library")
+
+    init(device: any CaptureDevice, previewConnection: CaptureConnection, photoOutput: PhotoOutput, library: PhotoLibrary,
+         pipeline: PreviewPipeline) {
+        self.device = device
+        self.previewConnection = previewConnection
+        self.photoOutput = photoOutput
+        self.library = library
+        self.pipeline = pipeline
+    }
+
+    deinit {
+        zoomRamp.withLock { $0?.cancel() }
+    }
+
+    /// The state now, or nil before the first preview frame.
+    public var currentState: ViewfinderState? {
+        pipeline.monitor.latest.map { ViewfinderState($0, device: device) }
+    }
+
+    public func state() async throws -> Data {
+        guard let state = currentState else { throw Self.starting }
+        return try Self.encoder.encode(state)
+    }
+
+    public func snapshot(overlays: PreviewOverlays) async throws -> Data {
+        guard let jpeg = try pipeline.snapshot(overlays: overlays) else { throw Self.starting }
+        return jpeg
+    }
+
+    public func takePhoto() async throws -> Data {
+        let photo: CapturedPhoto
+        do {
+            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92)))
+        } catch {
+            throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
+        }
+        let record = PhotoRecord(photo)
+        let library = library
+        let asset = try await onLibraryQueue {
+            try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width, height: photo.size.height,
+                            exposure: record.exposure, meteringStatistics: record.meteringStatistics)
+        }
+        return try Self.encoder.encode(LibraryEntry(asset))
+    }
+
+    public func library() async throws -> Data {
+        let library = library
+        let assets = try await onLibraryQueue { try library.list() }
+        return try Self.encoder.encode(["assets": assets.map(LibraryEntry.init)])
+    }
+
+    public func libraryFile(id: String) async throws -> (data: Data, contentType: String) {
+        let library = library
+        return try await onLibraryQueue {
+            let asset: Asset
+            do {
+                asset = try library.asset(id: id)
+            } catch let error as PhotoLibraryError where error.kind == .notFound {
+                throw HTTPError.notFound("no photo with id \"\(id)\" — GET /library lists the ids")
+            }
+            let url = library.fileURL(for: asset)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw HTTPError.notFound("the file of photo \(id) is missing — run camerasun library verify")
+            }
+            return (data, url.pathExtension == "jpg" ? "image/jpeg" : "application/octet-stream")
+        }
+    }
+
+    /// The answer while no preview frame has arrived yet.
+    private static let starting = HTTPError(HTTPStatus(rawValue: 503), "the camera is starting — try again in a moment")
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Runs `work` on the library queue and returns its result.
+    private func onLibraryQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            libraryQueue.async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+}

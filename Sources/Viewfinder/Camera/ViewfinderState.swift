@@ -1,0 +1,148 @@
+import CameraCapture
+import CameraCore
+import CameraExposure
+import CameraMetering
+import Foundation
+
+/// The `/state` object (CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
+/// `adviceZh`, `zoom` and `zoomRange`): the newest preview frame's analysis and exposure, where
+/// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
+/// that a control's answer already shows its effect.
+public struct ViewfinderState: Sendable, Encodable {
+    /// The camera's sequence number of the frame described.
+    public let frame: UInt64
+    /// Mean Rec. 709 luma of the encoded image, 0…1.
+    public let brightness: Double
+    public let linearMean: Double
+    /// The exposure compensation in effect, in EV (mid-ramp after a change).
+    public let evBias: Double
+    public let evRange: [Double]
+    /// Seconds.
+    public let exposureTime: Double
+    public let iso: Double
+    /// Analogue gain (1 = base ISO).
+    public let gain: Double
+    public let aeState: String
+    public let afState: String
+    public let awbState: String
+    public let locks: Locks
+    /// The name `/api/metering` takes: average, centre, spot, matrix or sun.
+    public let meteringMode: String
+    /// The tap-to-meter point (normalised device point); null while the engine finds the subject.
+    public let exposurePoint: NormalizedPoint?
+    public let focusPoint: NormalizedPoint
+    /// 64 bins of encoded luma, each the fraction of the samples in it.
+    public let histogram: [Double]
+    public let clippedFraction: Double
+    public let sunFraction: Double
+    public let advice: String
+    public let adviceZh: String
+    /// Preview frames per second.
+    public let fps: Double
+    public let drops: Int
+    public let device: String
+    public let format: String
+    /// Where the brightness bar's target line goes: mid-grey at the current bias, encoded (0…1).
+    public let targetBrightness: Double
+    public let zoom: Double
+    public let zoomRange: [Double]
+
+    /// Whether exposure, focus and white balance are locked.
+    public struct Locks: Sendable, Encodable, Equatable {
+        public let ae: Bool
+        public let af: Bool
+        public let awb: Bool
+    }
+
+    /// The state shown for `reading` on `device`.
+    init(_ reading: FrameMonitor.Reading, device: any CaptureDevice) {
+        let frame = reading.frame, statistics = frame.statistics, metadata = frame.metadata, threeA = frame.threeA
+        let settings = device.settings, capabilities = device.capabilities
+        let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: reading.flicker)
+        let counts = statistics.histogram.counts, total = Double(max(statistics.histogram.total, 1))
+        self.frame = frame.sequenceNumber
+        brightness = statistics.brightness
+        linearMean = statistics.linearMean
+        evBias = threeA.exposureBias
+        evRange = [capabilities.exposureBias.lowerBound, capabilities.exposureBias.upperBound]
+        exposureTime = metadata.exposureDuration.seconds
+        iso = metadata.iso
+        gain = metadata.analogueGain
+        aeState = threeA.exposureState.rawValue
+        afState = Self.name(of: threeA.focusState)
+        awbState = Self.name(of: threeA.whiteBalanceState)
+        locks = Locks(ae: settings.locks.ae, af: settings.locks.af, awb: settings.locks.awb)
+        meteringMode = settings.meteringMode.name
+        exposurePoint = settings.exposurePoint
+        focusPoint = settings.focusPoint
+        histogram = stride(from: 0, to: counts.count, by: 4).map { Double(counts[$0..<$0 + 4].reduce(0, +)) / total }
+        clippedFraction = statistics.clippedFraction
+        sunFraction = statistics.highlights.sunFraction
+        advice = BrightnessAdvice.message(statistics, flags: flags, language: .english)
+        adviceZh = BrightnessAdvice.message(statistics, flags: flags, language: .chinese)
+        fps = reading.framesPerSecond
+        drops = reading.drops
+        self.device = device.uniqueID
+        let active = settings.activeFormat
+        format = "\(active.size) \(active.pixelFormat) @ \(String(format: "%g", settings.frameRate)) fps, "
+            + "preview \(frame.image.width)x\(frame.image.height)"
+        targetBrightness = min(1, SRGB.encode(Meter.midGrey * pow(2, threeA.exposureBias)))
+        zoom = settings.zoomFactor
+        zoomRange = [capabilities.zoomFactor.lowerBound, capabilities.zoomFactor.upperBound]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case frame, brightness, linearMean, evBias, evRange, exposureTime, iso, gain, aeState, afState, awbState, locks
+        case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
+        case device, format, targetBrightness, zoom, zoomRange
+    }
+
+    /// Every key is present; `exposurePoint` is null when unset.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(brightness, forKey: .brightness)
+        try container.encode(linearMean, forKey: .linearMean)
+        try container.encode(evBias, forKey: .evBias)
+        try container.encode(evRange, forKey: .evRange)
+        try container.encode(exposureTime, forKey: .exposureTime)
+        try container.encode(iso, forKey: .iso)
+        try container.encode(gain, forKey: .gain)
+        try container.encode(aeState, forKey: .aeState)
+        try container.encode(afState, forKey: .afState)
+        try container.encode(awbState, forKey: .awbState)
+        try container.encode(locks, forKey: .locks)
+        try container.encode(meteringMode, forKey: .meteringMode)
+        try container.encode(exposurePoint, forKey: .exposurePoint)
+        try container.encode(focusPoint, forKey: .focusPoint)
+        try container.encode(histogram, forKey: .histogram)
+        try container.encode(clippedFraction, forKey: .clippedFraction)
+        try container.encode(sunFraction, forKey: .sunFraction)
+        try container.encode(advice, forKey: .advice)
+        try container.encode(adviceZh, forKey: .adviceZh)
+        try container.encode(fps, forKey: .fps)
+        try container.encode(drops, forKey: .drops)
+        try container.encode(device, forKey: .device)
+        try container.encode(format, forKey: .format)
+        try container.encode(targetBrightness, forKey: .targetBrightness)
+        try container.encode(zoom, forKey: .zoom)
+        try container.encode(zoomRange, forKey: .zoomRange)
+    }
+
+    private static func name(of state: FocusState) -> String {
+        switch state {
+        case .searching: "searching"
+        case .focused: "focused"
+        case .failed: "failed"
+        case .locked: "locked"
+        }
+    }
+
+    private static func name(of state: AutoWhiteBalance.State) -> String {
+        switch state {
+        case .searching: "searching"
+        case .converged: "converged"
+        case .locked: "locked"
+        }
+    }
+}

@@ -1,0 +1,147 @@
+@testable import CameraSunCLI
+import CameraCore
+import Foundation
+import Testing
+
+/// A running `camerasun serve` for a test: started on a free port with a library of its own,
+/// ready once it has printed its URL, stopped by its process id (Ctrl-C, then a kill if it hangs).
+/// Every wait runs on a thread of its own (`onOwnThread`), never on the concurrency pool that the
+/// other suites' servers and tasks need.
+final class ServeProcess: Sendable {
+    /// The URL it printed, e.g. `http://127.0.0.1:41939/` (with `?token=` when it needs one).
+    let url: String
+    let port: UInt16
+    let library: URL
+    private let process: Locked<Process>
+    private let scratch: URL
+
+    /// The release binary the acceptance tests need (`make test` builds it and sets
+    /// `CAMERASUN_RELEASE_BINARY`): real-time capture at 960×540 needs an optimised build.
+    static let releaseBinary: URL? = ProcessInfo.processInfo.environment["CAMERASUN_RELEASE_BINARY"]
+        .map { URL(fileURLWithPath: $0) }
+        .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+
+    /// Starts `binary serve --listen LISTEN --library TMP arguments…` and waits (at most `timeout`
+    /// seconds) for its URL line.
+    static func start(binary: URL? = CameraSunBinary.url, _ arguments: [String] = [], listen: String = "127.0.0.1:0",
+                      timeout: Double = 60) async throws -> ServeProcess {
+        let binary = try #require(binary, "camerasun binary not found next to the test bundle — run 'swift build' first")
+        return try await onOwnThread { try ServeProcess(binary: binary, arguments: arguments, listen: listen, timeout: timeout) }
+    }
+
+    private init(binary: URL, arguments: [String], listen: String, timeout: Double) throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-serve-\(UUID().uuidString)")
+        library = scratch.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let output = scratch.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--listen", listen, "--library", library.path] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = process.standardOutput
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var printed = ""
+        while process.isRunning, Date() < deadline {
+            printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            if printed.hasPrefix("viewfinder: "), printed.contains("\n") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let line = printed.split(separator: "\n").first, line.hasPrefix("viewfinder: http://") else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            throw ServeFailure("camerasun serve \(arguments.joined(separator: " ")) printed no URL within \(timeout) s: \(printed)")
+        }
+        url = String(line.dropFirst("viewfinder: ".count))
+        let authority = url.dropFirst("http://".count).prefix { $0 != "/" }
+        guard let port = authority.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw ServeFailure("no port in the printed URL \(url)")
+        }
+        self.port = port
+        self.process = Locked(process)
+    }
+
+    deinit {
+        process.withLock { process in
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// A new keep-alive connection to the server (connecting to this machine does not wait).
+    func connect() throws -> TestConnection {
+        TestConnection(try HTTPConnection(port: port))
+    }
+
+    /// Sends Ctrl-C (SIGINT) and returns the exit status, or nil when the process had not ended
+    /// within `timeout` seconds (it is then killed).
+    func interrupt(timeout: Double = 20) async throws -> Int32? {
+        try await onOwnThread { [self] in
+            self.process.withLock { process in
+                kill(process.processIdentifier, SIGINT)
+                let deadline = Date(timeIntervalSinceNow: timeout)
+                while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+                return process.isRunning ? nil : process.terminationStatus
+            }
+        }
+    }
+}
+
+/// A connection to a test's server whose requests each run on a thread of their own; the
+/// connection itself is used under its lock, one request at a time.
+final class TestConnection: Sendable {
+    private let connection: Locked<HTTPConnection>
+
+    init(_ connection: sending HTTPConnection) {
+        self.connection = Locked(connection)
+    }
+
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) async throws
+        -> HTTPConnection.Response {
+        try await onOwnThread { [self] in
+            try self.connection.withLock { try $0.request(method, path, headers: headers, body: body) }
+        }
+    }
+
+    /// `method path` with a JSON body (POST) or none (GET); returns the status and the body parsed
+    /// as a JSON object.
+    func json(_ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, object: [String: Any]) {
+        let response = try await request(method, path, headers: body == nil ? [:] : ["Content-Type": "application/json"],
+                                         body: Data((body ?? "").utf8))
+        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        return (response.status, try #require(object, "\(method) \(path): not a JSON object: \(String(decoding: response.body, as: UTF8.self))"))
+    }
+
+    /// Polls `GET /state` every 50 ms until `accept` takes it, for at most `timeout` seconds;
+    /// returns the last state either way.
+    func state(within timeout: Duration = .seconds(30), until accept: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let state = try await json("GET", "/state").object
+            if accept(state) || ContinuousClock.now > deadline { return state }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func openStream(_ path: String) async throws -> HTTPConnection.Response {
+        try await onOwnThread { [self] in try self.connection.withLock { try $0.openStream(path) } }
+    }
+
+    func nextPart() async throws -> HTTPConnection.Part {
+        try await onOwnThread { [self] in try self.connection.withLock { try $0.nextPart() } }
+    }
+}
+
+/// A serve process that did not start or answer as expected.
+struct ServeFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,233 @@
+@testable import CameraSunCLI
+import CameraCore
+import Foundation
+import Testing
+
+/// `camerasun serve` end to end: the built binary on a free port, driven over HTTP as the page
+/// drives it. The simulated camera runs at 160×90 and 15 fps, small enough for a debug build.
+@Suite("camerasun serve end to end", .serialized)
+struct ServeTests {
+    static let smallCamera = ["--width", "160", "--height", "90", "--framerate", "15"]
+
+    @Test("/state has every field of CLI.md and the page's extensions, with their types and ranges")
+    func stateFields() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        let connection = try server.connect()
+        let (status, state) = try await connection.json("GET", "/state")
+        #expect(status == 200)
+        let numbers = ["brightness", "linearMean", "evBias", "exposureTime", "iso", "gain", "clippedFraction", "sunFraction", "fps",
+                       "drops", "targetBrightness", "zoom"]
+        for key in numbers {
+            #expect(jsonNumber(state[key]) != nil, "\(key) is not a number in \(state.keys.sorted())")
+        }
+        for key in ["aeState", "afState", "awbState", "meteringMode", "advice", "adviceZh", "device", "format"] {
+            #expect((state[key] as? String)?.isEmpty == false, "\(key) is not a string")
+        }
+        #expect((0...1).contains(jsonNumber(state["brightness"]) ?? -1))
+        #expect((state["evRange"] as? [Any])?.compactMap(jsonNumber) == [-8, 8])
+        #expect((state["zoomRange"] as? [Any])?.compactMap(jsonNumber) == [1, 10])
+        let histogram = try #require((state["histogram"] as? [Any])?.compactMap(jsonNumber))
+        #expect(histogram.count == 64)
+        #expect(abs(histogram.reduce(0, +) - 1) < 1e-6, "the bins are fractions of the samples: \(histogram.reduce(0, +))")
+        #expect(state["locks"] as? [String: Bool] == ["ae": false, "af": false, "awb": false])
+        #expect(state["meteringMode"] as? String == "sun")
+        #expect(state["exposurePoint"] is NSNull)
+        #expect(state["focusPoint"] as? [String: Double] == ["x": 0.5, "y": 0.5])
+        #expect(state["device"] as? String == "sim:backlit-portrait")
+        #expect((state["format"] as? String)?.hasPrefix("160x90 bgra8 @ 15 fps, preview 160x90") == true, "\(state["format"] ?? "")")
+        #expect(["searching", "converged", "locked"].contains(state["aeState"] as? String ?? ""))
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("An exposure bias moves /state's evBias to it; out-of-range values are 400s naming the range; reset returns to 0")
+    func exposureRoundTrip() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        let connection = try server.connect()
+        let answer = try await connection.json("POST", "/api/exposure", #"{"bias":1}"#)
+        #expect(answer.status == 200)
+        #expect(answer.object["evRange"] != nil, "a control answers the new /state")
+        let biased = try await connection.state { abs((jsonNumber($0["evBias"]) ?? 0) - 1) < 0.01 }
+        #expect(abs((jsonNumber(biased["evBias"]) ?? 0) - 1) < 0.01, "evBias \(biased["evBias"] ?? "none") did not reach 1")
+
+        let tooFar = try await connection.json("POST", "/api/exposure", #"{"bias":9}"#)
+        #expect(tooFar.status == 400)
+        #expect((tooFar.object["error"] as? String)?.contains("-8…8") == true, "\(tooFar.object)")
+        let tooLong = try await connection.json("POST", "/api/exposure", #"{"mode":"custom","exposureTime":1,"gain":1}"#)
+        #expect(tooLong.status == 400)
+        #expect((tooLong.object["error"] as? String)?.contains("0.000125…0.25") == true, "\(tooLong.object)")
+
+        #expect(try await connection.json("POST", "/api/meter", #"{"point":{"x":0.2,"y":0.7}}"#).status == 200)
+        #expect(try await connection.json("POST", "/api/exposure", #"{"reset":true}"#).status == 200)
+        let reset = try await connection.state { abs(jsonNumber($0["evBias"]) ?? 1) < 0.01 }
+        #expect(abs(jsonNumber(reset["evBias"]) ?? 1) < 0.01)
+        #expect(reset["exposurePoint"] is NSNull)
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("A tap meters at the device point PreviewGeometry gives for the view, gravity and preview size")
+    func meterConvertsViewPoints() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        let connection = try server.connect()
+        let taps: [(x: Double, y: Double, width: Double, height: Double, gravity: VideoGravity)] = [
+            (422, 407, 1280, 657, .fill), (100, 300, 390, 844, .fill), (200, 150, 400, 400, .fit), (10, 20, 640, 480, .stretch),
+        ]
+        for tap in taps {
+            let body = #"{"view":{"x":\#(tap.x),"y":\#(tap.y),"width":\#(tap.width),"height":\#(tap.height)},"gravity":"\#(tap.gravity)"}"#
+            let answer = try await connection.json("POST", "/api/meter", body)
+            #expect(answer.status == 200, "\(body): \(answer.object)")
+            let geometry = try PreviewGeometry(imageSize: PixelSize(width: 160, height: 90), viewWidth: tap.width, viewHeight: tap.height,
+                                               gravity: tap.gravity)
+            let expected = try #require(geometry.devicePoint(fromViewPoint: PreviewGeometry.ViewPoint(x: tap.x, y: tap.y)))
+            let point = try #require(answer.object["point"] as? [String: Double])
+            #expect(abs((point["x"] ?? -1) - expected.x) < 1e-9 && abs((point["y"] ?? -1) - expected.y) < 1e-9,
+                    "\(body): answered \(point), PreviewGeometry gives \(expected)")
+            let state = try await connection.json("GET", "/state").object
+            #expect(state["exposurePoint"] as? [String: Double] == point)
+            #expect(state["focusPoint"] as? [String: Double] == point)
+        }
+        let inBars = try await connection.json("POST", "/api/meter", #"{"view":{"x":200,"y":10,"width":400,"height":400},"gravity":"fit"}"#)
+        #expect(inBars.status == 400, "a tap on fit's letterbox bar meters nothing: \(inBars.object)")
+        let outside = try await connection.json("POST", "/api/meter", #"{"point":{"x":1.5,"y":0.5}}"#)
+        #expect(outside.status == 400)
+        #expect((outside.object["error"] as? String)?.contains("0…1") == true, "\(outside.object)")
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("Locks, zoom and metering mode change /state at once; bad values are 400s")
+    func locksZoomAndMetering() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        let connection = try server.connect()
+        let locked = try await connection.json("POST", "/api/lock", #"{"ae":true,"af":true,"awb":true}"#)
+        #expect(locked.object["locks"] as? [String: Bool] == ["ae": true, "af": true, "awb": true])
+        let engine = try await connection.state { $0["aeState"] as? String == "locked" && $0["afState"] as? String == "locked" }
+        #expect(engine["aeState"] as? String == "locked" && engine["afState"] as? String == "locked" && engine["awbState"] as? String == "locked")
+        let released = try await connection.json("POST", "/api/lock", #"{"ae":false}"#)
+        #expect(released.object["locks"] as? [String: Bool] == ["ae": false, "af": true, "awb": true])
+
+        #expect(jsonNumber(try await connection.json("POST", "/api/zoom", #"{"factor":2}"#).object["zoom"]) == 2)
+        let tooFar = try await connection.json("POST", "/api/zoom", #"{"factor":20}"#)
+        #expect(tooFar.status == 400)
+        #expect((tooFar.object["error"] as? String)?.contains("1…10") == true, "\(tooFar.object)")
+        #expect(try await connection.json("POST", "/api/zoom", #"{"rampTo":4,"rate":8}"#).status == 200)
+        let zoomed = try await connection.state { jsonNumber($0["zoom"]) == 4 }
+        #expect(jsonNumber(zoomed["zoom"]) == 4, "the ramp ends exactly on its target")
+
+        for mode in ["average", "centre", "spot", "matrix", "sun"] {
+            #expect(try await connection.json("POST", "/api/metering", #"{"mode":"\#(mode)"}"#).object["meteringMode"] as? String == mode)
+        }
+        #expect(try await connection.json("POST", "/api/metering", #"{"mode":"evaluative"}"#).status == 400)
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("The shutter adds a library asset; /library lists it by id and serves its JPEG, never by path")
+    func photoAndLibrary() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        let connection = try server.connect()
+        #expect((try await connection.json("GET", "/library").object["assets"] as? [Any])?.count == 0)
+        let photo = try await connection.json("POST", "/api/photo", "{}")
+        #expect(photo.status == 200, "\(photo.object)")
+        let id = try #require(photo.object["id"] as? String)
+        #expect(photo.object["url"] as? String == "/library/\(id)")
+        #expect(photo.object["path"] == nil, "the API shows ids, not paths")
+        #expect(jsonNumber(photo.object["width"]) == 160 && jsonNumber(photo.object["height"]) == 90)
+        #expect(photo.object["meteringMode"] as? String == "sun")
+        #expect(jsonNumber(photo.object["exposureTime"]) ?? 0 > 0)
+
+        let assets = try #require(try await connection.json("GET", "/library").object["assets"] as? [[String: Any]])
+        #expect(assets.compactMap { $0["id"] as? String } == [id])
+        let file = try await connection.request("GET", "/library/\(id)")
+        #expect(file.status == 200)
+        #expect(file.headers["content-type"] == "image/jpeg")
+        #expect(file.body.prefix(2) == Data([0xFF, 0xD8]))
+        let onDisk = try FileManager.default.subpathsOfDirectory(atPath: server.library.path).filter { $0.hasSuffix("\(id).jpg") }
+        #expect(onDisk.count == 1, "the photo is a file in the library: \(onDisk)")
+
+        #expect(try await connection.json("GET", "/library/20000101-000000000-000000000000").status == 404)
+        #expect(try await connection.json("GET", "/library/..%2fcatalog.sqlite").status == 400)
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("/stream sends JPEG parts numbered by frame, with overlays when asked; /snapshot is one JPEG")
+    func streamAndSnapshot() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera)
+        for path in ["/stream", "/stream?overlay=zebra,sun"] {
+            let connection = try server.connect()
+            let head = try await connection.openStream(path)
+            #expect(head.status == 200)
+            #expect(head.headers["content-type"]?.hasPrefix("multipart/x-mixed-replace; boundary=") == true)
+            var frames: [UInt64] = []
+            for _ in 0..<4 {
+                let part = try await connection.nextPart()
+                #expect(part.headers["content-type"] == "image/jpeg")
+                #expect(part.body.prefix(2) == Data([0xFF, 0xD8]) && part.body.suffix(2) == Data([0xFF, 0xD9]))
+                frames.append(try #require(part.headers["x-frame-number"].flatMap { UInt64($0) }))
+            }
+            #expect(frames == frames.sorted() && Set(frames).count == frames.count, "\(path): frames \(frames)")
+        }
+        let connection = try server.connect()
+        let snapshot = try await connection.request("GET", "/snapshot?overlay=sun")
+        #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")
+        #expect(snapshot.body.prefix(2) == Data([0xFF, 0xD8]))
+        #expect(try await connection.json("GET", "/stream?overlay=rainbow").status == 400)
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("With a token the printed URL carries it and /api needs it; a non-loopback address gets a generated one")
+    func tokens() async throws {
+        let given = try await ServeProcess.start(Self.smallCamera + ["--token", "correct-horse-battery"])
+        #expect(given.url.hasSuffix("/?token=correct-horse-battery"))
+        let connection = try given.connect()
+        #expect(try await connection.json("POST", "/api/zoom", #"{"factor":1}"#).status == 401)
+        let bearer = try await connection.request("POST", "/api/zoom", headers: ["Authorization": "Bearer correct-horse-battery"],
+                                            body: Data(#"{"factor":1}"#.utf8))
+        #expect(bearer.status == 200)
+        #expect(try await given.interrupt() == 0)
+
+        let open = try await ServeProcess.start(Self.smallCamera, listen: "0.0.0.0:0")
+        let token = try #require(open.url.split(separator: "=").last)
+        #expect(open.url.contains("/?token="))
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "a generated token is 128 random bits in hex: \(open.url)")
+        #expect(try await open.interrupt() == 0)
+    }
+
+    @Test("Bad flags are usage errors (exit 2) that say what to do", arguments: [
+        (["--listen", "localhost"], "HOST:PORT"), (["--token", "short"], "8 to 256 characters"), (["--width", "0"], "--width"),
+    ])
+    func badFlags(arguments: [String], mentions: String) async throws {
+        let result = try await onOwnThread { try CameraSunBinary.run(["serve"] + arguments) }
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderr.hasPrefix("camerasun: error: ") && result.stderr.contains(mentions) && result.stderr.contains(" — "), "\(result)")
+    }
+
+    @Test("A port in use is a runtime error naming the address")
+    func portInUse() async throws {
+        let first = try await ServeProcess.start(Self.smallCamera)
+        let arguments = ["serve", "--listen", "127.0.0.1:\(first.port)", "--library", first.library.path] + Self.smallCamera
+        let result = try await onOwnThread { try CameraSunBinary.run(arguments) }
+        #expect(result.exitCode == 1, "\(result)")
+        #expect(result.stderr.contains("127.0.0.1:\(first.port)") && result.stderr.contains("choose another port"), "\(result)")
+        #expect(try await first.interrupt() == 0)
+    }
+}
+
+@Suite("serve's terminal output and help")
+struct ServeOutputTests {
+    @Test("The status line shows the brightness bar, EV, shutter, ISO, fps and viewers")
+    func statusLine() {
+        let line = ServeCommand.statusLine(brightness: 0.42, evBias: -0.66, exposureTime: 0.002, iso: 100, fps: 29.96, viewers: 2)
+        #expect(line == "▕████████░░░░░░░░░░░░▏ 0.42  EV -0.7  1/500 s  ISO 100  30.0 fps  2 viewers")
+        #expect(ServeCommand.statusLine(brightness: 0, evBias: 0, exposureTime: 0.01, iso: 50, fps: 0, viewers: 1).hasSuffix("  1 viewer"))
+    }
+
+    @Test("help lists serve as the default command and help serve documents its flags")
+    func help() async throws {
+        let overview = try await onOwnThread { try CameraSunBinary.run(["help"]) }
+        #expect(overview.stdout.contains("serve         the browser viewfinder"), "\(overview)")
+        let page = try await onOwnThread { try CameraSunBinary.run(["help", "serve"]) }
+        #expect(page.exitCode == 0)
+        #expect(page.stdout.hasPrefix("usage: camerasun serve"))
+        for flag in ["--listen HOST:PORT", "--token T", "--library DIR", "--no-realtime", "port 0"] {
+            #expect(page.stdout.contains(flag), "help serve does not mention \(flag)")
+        }
+    }
+}
