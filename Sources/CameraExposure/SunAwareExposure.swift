@@ -2,8 +2,8 @@ import CameraCore
 import CameraMetering
 import Foundation
 
-/// CameraSun's auto-exposure. It meters the subject — the tap point, or the dark foreground of a
-/// backlit scene, or else a centre-weighted median — leaving out the sun, other light
+/// CameraSun's auto-exposure. It meters the subject — the tap point, or the subject of a backlit
+/// scene (`BacklitSubject`), or else a centre-weighted median — leaving out the sun, other light
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
 /// unless that would put the subject more than 1 EV under (then the subject wins); and corrects a
@@ -30,8 +30,21 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
     private var backlit = false
+    /// The backlit subject's scene-referred level (log2 of its metered value over the exposure
+    /// that made the frame), filtered over frames: whether the region takes in a block at the edge
+    /// of its tolerance depends on noise, and the loop must not follow those flips.
+    private var backlitSubjectLevel: Double?
+    private var subjectLevelJumped = false
 
     public static let backlitRelease = 1.0
+    /// How much of a new backlit-subject reading is taken each frame, unless it differs by more
+    /// than `subjectLevelReset` EV on two frames in a row (a new scene: taken whole).
+    static let subjectLevelSmoothing = 0.15
+    static let subjectLevelReset = 1.5
+    /// Light sources and their glare over more than this fraction of the frame are clipped sky
+    /// broken into blobs at a low exposure, not suns: the budget then counts every clipped pixel,
+    /// or the decision would flip with the exposure.
+    static let maximumSunFraction = 0.2
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
@@ -73,12 +86,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
 
     /// The gain that puts the detected subject at its intent, within the highlight budget.
     private mutating func subjectGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
-        let subject = subjectCells(statistics)
-        let meteredLinear = SunAwareExposure.median(subject)
+        let meteredLinear = meteredSubject(statistics, metadata: metadata)
         let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
         let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
-        // The median, not the mean: a few cells at the subject's edge that hold sky would
-        // otherwise outweigh it. A clipped median (a subject at full scale) reads as 2 stops over.
+        // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
         return withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
     }
@@ -89,34 +100,41 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return reading.metered >= 0.98 ? 0.25 : reading.target / max(reading.metered, 1.0 / 4096)
     }
 
-    /// The cells that stand for the subject, with their weights.
-    mutating func subjectCells(_ statistics: FrameStatistics) -> [(value: Double, weight: Double)] {
+    /// The subject's linear luminance: the tap point's, a backlit scene's subject's
+    /// (`BacklitSubject`), or else the centre-weighted median about a point below the middle, where
+    /// subjects stand (and sky is not). Medians, not means, where a few cells at the subject's edge
+    /// that hold sky would otherwise outweigh it.
+    mutating func meteredSubject(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let lightSource = HighlightMask.Kind.lightSource.rawValue
         let kinds = statistics.highlights.kinds
         let aspect = Double(statistics.size.width) / Double(statistics.size.height)
         if let point = exposurePoint {
-            return weightedCells(statistics) { cell, x, y in
+            return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
                 let dx = (x - point.x) * aspect, dy = y - point.y
                 return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
-            }
+            })
         }
         let contrast = SceneFlags(statistics: statistics, metadata: nil).backlitContrast
         backlit = backlit ? contrast >= SunAwareExposure.backlitRelease : contrast >= SceneFlags.backlitThreshold
-        if backlit {
-            // The dark foreground: cells where subjects stand within 1.5 EV of the darker fifth.
-            let area = weightedCells(statistics) { cell, x, y in
-                kinds[cell] != lightSource && (0.15...0.85).contains(x) && y >= 0.3 ? 1 : 0
+        if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
+            let exposure = log2(metadata.totalExposure)
+            let level = log2(max(subject, 1.0 / 4096)) - exposure
+            let filtered: Double
+            if let previous = backlitSubjectLevel {
+                let jump = abs(level - previous) > SunAwareExposure.subjectLevelReset
+                // A jump is a new scene when the next frame confirms it; alone it is a flip of the region.
+                filtered = jump ? (subjectLevelJumped ? level : previous) : previous + SunAwareExposure.subjectLevelSmoothing * (level - previous)
+                subjectLevelJumped = jump && !subjectLevelJumped
+            } else {
+                filtered = level
             }
-            let logs = area.map { log2(max($0.value, 1.0 / 4096)) }.sorted()
-            if !logs.isEmpty {
-                let limit = logs[logs.count / 5] + 1.25
-                return area.filter { log2(max($0.value, 1.0 / 4096)) <= limit }
-            }
+            backlitSubjectLevel = filtered
+            return pow(2, filtered + exposure)
         }
-        // Centre-weighted about a point below the middle, where subjects stand (and sky is not).
-        return weightedCells(statistics) { cell, x, y in
+        backlitSubjectLevel = nil
+        return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
             kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
-        }
+        })
     }
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.
@@ -136,7 +154,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// `highlightBudget` clips) — unless that takes more than `subjectWinsMargin` EV from the
     /// subject: then the subject wins and the highlights clip.
     mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double) -> Double {
-        let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
+        let highlights = statistics.highlights
+        let clipped = highlights.sunFraction > SunAwareExposure.maximumSunFraction ? statistics.clippedFraction : highlights.nonSunClippedFraction
+        let clipping = clipped > SunAwareExposure.highlightBudget
         if clipping {
             // Clipped highlights are at least full scale: a lower bound, kept at its largest.
             highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)

@@ -1,7 +1,13 @@
-/// Connected regions on a grid of cells (4-neighbourhood), for the highlight mask.
-struct CellNeighbourhood {
-    let columns: Int
-    let rows: Int
+/// Connected regions on a grid of cells (4-neighbourhood): light sources for the highlight mask,
+/// the subject of a backlit scene for the exposure engine.
+public struct CellNeighbourhood: Sendable {
+    public let columns: Int
+    public let rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
 
     struct Box {
         let minColumn: Int, maxColumn: Int, minRow: Int, maxRow: Int
@@ -66,6 +72,12 @@ struct CellNeighbourhood {
     /// `seeds` plus the cells reachable from them through cells satisfying `member`, at most
     /// `limit` steps away.
     func grow(from seeds: [Int], limit: Int, where member: (Int) -> Bool) -> [Int] {
+        grow(from: seeds, limit: limit) { _, neighbour in member(neighbour) }
+    }
+
+    /// `seeds` plus the cells reachable from them in steps `joins(from, to)` allows, at most
+    /// `limit` steps away (an edge-aware flood fill when `joins` compares the two cells).
+    public func grow(from seeds: [Int], limit: Int = .max, joins: (_ from: Int, _ to: Int) -> Bool) -> [Int] {
         var distance = [Int32](repeating: -1, count: columns * rows)
         var region = seeds
         for seed in seeds { distance[seed] = 0 }
@@ -75,7 +87,7 @@ struct CellNeighbourhood {
             next += 1
             guard distance[cell] < Int32(clamping: limit) else { continue }
             forEachNeighbour(of: cell) { neighbour in
-                if distance[neighbour] < 0 && member(neighbour) {
+                if distance[neighbour] < 0 && joins(cell, neighbour) {
                     distance[neighbour] = distance[cell] + 1
                     region.append(neighbour)
                 }

@@ -11,7 +11,7 @@ struct ClosedLoopTests {
     let evaluation = ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90))
 
     @Test("The sun-aware AE puts the subject within ⅓ EV of its intent, settles and does not oscillate",
-          arguments: [SimulatedScene.grayCard, .backlitPortrait, .snowSun, .nightStreet, .panIntoSun])
+          arguments: [SimulatedScene.grayCard, .backlitPortrait, .snowSun, .windowInterior, .nightStreet, .panIntoSun])
     func sunAware(scene: SimulatedScene) async throws {
         let evaluation = ClosedLoopEvaluation(frameCount: scene.pan == nil ? 45 : 100, size: PixelSize(width: 160, height: 90))
         let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
