@@ -37,4 +37,10 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.whiteBalanceMode = whiteBalanceMode
         self.locks = locks
     }
+
+    /// The exposure engine has settled on the subject it found itself, with no compensation: a
+    /// bright or dark frame is then its choice (snow, a night street, a backlit person), not a fault.
+    public var exposedForSubject: Bool {
+        exposureState == .converged && meteringMode == .sunAware && exposurePoint == nil && abs(exposureBias) < 0.05
+    }
 }

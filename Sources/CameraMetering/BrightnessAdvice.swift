@@ -64,9 +64,26 @@ public enum BrightnessAdvice {
         return hints
     }
 
-    /// The zone's advice followed by the hints, joined with "; ".
-    public static func message(_ statistics: FrameStatistics, flags: SceneFlags, language: AdviceLanguage = .english) -> String {
-        ([text(Zone(brightness: statistics.brightness), language: language)] + hints(statistics, flags: flags, language: language))
-            .joined(separator: language == .english ? "; " : "；")
+    /// The advice for a frame the exposure engine has deliberately made bright or dark — exposed
+    /// for its subject (a backlit person, snow, a night street) — where the zone's "lower/raise the
+    /// exposure" would contradict it; nil in the normal zone.
+    public static func subjectText(_ zone: Zone, language: AdviceLanguage) -> String? {
+        switch (zone, language) {
+        case (.normal, _): nil
+        case (.slightlyBright, .english), (.tooBright, .english): "bright frame, exposed for the subject — lower the EV to keep the highlights"
+        case (.slightlyDark, .english), (.tooDark, .english): "dark frame, exposed for the subject — raise the EV to lift the shadows"
+        case (.slightlyBright, .chinese), (.tooBright, .chinese): "画面偏亮，已按主体曝光——降低曝光补偿可保留高光"
+        case (.slightlyDark, .chinese), (.tooDark, .chinese): "画面偏暗，已按主体曝光——增加曝光补偿可提亮暗部"
+        }
+    }
+
+    /// The zone's advice followed by the hints, joined with "; ". `subjectExposed` says the
+    /// exposure engine has converged on its subject without a bias: a bright or dark frame is
+    /// then its choice, and the advice says so (`subjectText`) instead of asking to undo it.
+    public static func message(_ statistics: FrameStatistics, flags: SceneFlags, language: AdviceLanguage = .english,
+                               subjectExposed: Bool = false) -> String {
+        let zone = Zone(brightness: statistics.brightness)
+        let zoneText = (subjectExposed ? subjectText(zone, language: language) : nil) ?? text(zone, language: language)
+        return ([zoneText] + hints(statistics, flags: flags, language: language)).joined(separator: language == .english ? "; " : "；")
     }
 }

@@ -124,7 +124,8 @@ enum MeterCommand {
                 exposureTime: metadata.exposureDuration.seconds, iso: metadata.iso, evBias: metadata.exposureBias,
                 aeState: threeA.exposureState.rawValue, clippedFraction: statistics.clippedFraction,
                 sunFraction: statistics.highlights.sunFraction,
-                advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language),
+                advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language,
+                                                 subjectExposed: threeA.exposedForSubject),
                 dropped: output.statistics.totalDropped)
             if options.json {
                 try terminal.json(report)

@@ -54,6 +54,25 @@ struct BrightnessAdviceTests {
         #expect(BrightnessAdvice.message(statistics, flags: flags, language: .chinese) == text.chinese)
     }
 
+    @Test("A frame exposed for its subject is not asked to be undone: bright and dark zones say why, normal stays normal",
+          arguments: frameLevels)
+    func subjectExposed(value: UInt8, text: Advice) throws {
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in value })
+        let flags = SceneFlags(statistics: statistics, metadata: nil)
+        let english = BrightnessAdvice.message(statistics, flags: flags, subjectExposed: true)
+        let chinese = BrightnessAdvice.message(statistics, flags: flags, language: .chinese, subjectExposed: true)
+        switch Zone(brightness: statistics.brightness) {
+        case .normal:
+            #expect(english == text.english && chinese == text.chinese)
+        case .slightlyBright, .tooBright:
+            #expect(english == "bright frame, exposed for the subject — lower the EV to keep the highlights")
+            #expect(chinese == "画面偏亮，已按主体曝光——降低曝光补偿可保留高光")
+        case .slightlyDark, .tooDark:
+            #expect(english == "dark frame, exposed for the subject — raise the EV to lift the shadows")
+            #expect(chinese == "画面偏暗，已按主体曝光——增加曝光补偿可提亮暗部")
+        }
+    }
+
     @Test("The sun in frame earns the sun hint and no clipping hint")
     func sunHint() throws {
         let statistics = try MeterTests.saturatedDisk()

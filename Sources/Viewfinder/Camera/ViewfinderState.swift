@@ -78,8 +78,8 @@ public struct ViewfinderState: Sendable, Encodable {
         histogram = stride(from: 0, to: counts.count, by: 4).map { Double(counts[$0..<$0 + 4].reduce(0, +)) / total }
         clippedFraction = statistics.clippedFraction
         sunFraction = statistics.highlights.sunFraction
-        advice = BrightnessAdvice.message(statistics, flags: flags, language: .english)
-        adviceZh = BrightnessAdvice.message(statistics, flags: flags, language: .chinese)
+        advice = BrightnessAdvice.message(statistics, flags: flags, language: .english, subjectExposed: threeA.exposedForSubject)
+        adviceZh = BrightnessAdvice.message(statistics, flags: flags, language: .chinese, subjectExposed: threeA.exposedForSubject)
         fps = reading.framesPerSecond
         drops = reading.drops
         self.device = device.uniqueID
