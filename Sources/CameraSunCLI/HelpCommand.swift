@@ -13,6 +13,7 @@ enum HelpCommand {
       scene render  render one frame of a scene to a PNG
       photo         converge auto-exposure and take N photos into the library
       library       the photo library: list, show ID, verify, repair
+      ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer)
       help COMMAND  show a command's options
@@ -75,6 +76,20 @@ enum HelpCommand {
         SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG].
         --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250; --gain is analogue gain
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
+        """,
+        "ae-eval": """
+        usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=] --subject x,y,w,h [--intent EV]]…
+                                 [--algorithms naive,centre,libcamera,sun] [--frames N] [--width W --height H]
+                                 [--json] [--report F.html]
+        Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
+        --width x --height, default 320x180) and judges it on ground truth: frames to converge
+        (within ⅙ EV of the settled exposure), subject ΔEV (log2 of the subject's mean linear output
+        over 0.18 × 2^intent, over the last 10 frames), the clipped fraction outside the sun, and
+        oscillations after converging. naive is the seed article's loop, centre its 60% centre
+        crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's. --scene-file evaluates a real
+        HDR image with a subject rectangle (normalised, top-left origin) and an intent (default 0);
+        with scene files, --scenes adds built-in scenes. --report writes an HTML report with a plot
+        of exposure and subject brightness per scene. --json prints {"results":[…]}.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

@@ -325,7 +325,7 @@ struct EndToEndTests {
         for arguments in [["help"], ["--help"]] {
             let result = try CameraSunBinary.run(arguments)
             #expect(result.exitCode == 0, "\(result)")
-            for command in ["meter", "devices", "scene list", "scene render", "photo", "library", "bench", "help"] {
+            for command in ["serve", "meter", "devices", "scene list", "scene render", "photo", "library", "ae-eval", "bench", "help"] {
                 #expect(result.stdout.contains(command), "help does not mention \(command)")
             }
         }
@@ -346,6 +346,13 @@ struct EndToEndTests {
         #expect(result.stdout.contains("scene list"))
         #expect(result.stdout.contains("scene render SCENE --out F.png"))
         #expect(result.stdout.contains("1/250"))
+    }
+
+    @Test("Every command an error refers to has a help page", arguments: ["serve", "meter", "devices", "scene", "photo", "library", "ae-eval", "bench"])
+    func helpPage(command: String) throws {
+        let result = try CameraSunBinary.run(["help", command])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdout.contains("usage: camerasun \(command)"), "\(result.stdout)")
     }
 }
 
