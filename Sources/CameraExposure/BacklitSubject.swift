@@ -8,8 +8,11 @@ import Foundation
 /// it stands on) but not the sky, a window or a white wall behind a sharp edge; its linear mean is
 /// what the exposure engine meters. Metering only the darkest blocks would expose shadows.
 struct BacklitSubject {
-    /// The seeds: blocks within `seedBand` EV of this quantile of where subjects stand.
+    /// The seeds: blocks within `seedBand` EV of this quantile of where subjects stand — the
+    /// middle 70% of the frame's width below `groundTop`, the ground a subject stands on (trees on
+    /// the horizon and a dark sky above it are not seeds; the region may still grow up into them).
     static let darkQuantile = 0.2
+    static let groundTop = 0.6
     static let seedBand = 0.25
     /// Neighbouring blocks closer than this in EV belong to one surface.
     static let edgeTolerance = 0.3
@@ -51,7 +54,7 @@ struct BacklitSubject {
         let logs = sums.indices.map { log2(max(sums[$0] / max(samples[$0], 1), 1.0 / 4096)) }
         let standing = sums.indices.filter { block in
             let x = (Double(block % columns) + 0.5) / Double(columns), y = (Double(block / columns) + 0.5) / Double(rows)
-            return usable[block] && (0.15...0.85).contains(x) && y >= 0.3
+            return usable[block] && (0.15...0.85).contains(x) && y >= BacklitSubject.groundTop
         }
         let sorted = standing.map { logs[$0] }.sorted()
         guard !sorted.isEmpty else { return nil }

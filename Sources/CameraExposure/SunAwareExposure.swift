@@ -39,7 +39,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public static let backlitRelease = 1.0
     /// How much of a new backlit-subject reading is taken each frame, unless it differs by more
     /// than `subjectLevelReset` EV on two frames in a row (a new scene: taken whole).
-    static let subjectLevelSmoothing = 0.15
+    static let subjectLevelSmoothing = 0.08
     static let subjectLevelReset = 1.5
     /// Light sources and their glare over more than this fraction of the frame are clipped sky
     /// broken into blobs at a low exposure, not suns: the budget then counts every clipped pixel,
