@@ -38,25 +38,17 @@ enum MeterCommand {
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
-        let source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) }
-            ?? .defaultSpec
         let frameLimit = try arguments.positiveInt("frames")
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: frameLimit == nil)
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
         let gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
-        let width = try arguments.positiveInt("width") ?? 1280
-        let height = try arguments.positiveInt("height") ?? 720
-        let frameRate = try arguments.double("framerate")
-        let seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
-        let realtime = arguments.toggle("realtime") ?? (frameLimit == nil)
         let metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
                                             MeteringMode.init(parsing:)) ?? .sunAware
         let language = try arguments.option("lang", expected: "en or zh", AdviceLanguage.init(rawValue:)) ?? .english
         try arguments.finish()
 
-        let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
-                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
-        let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
+        let camera = try capture.openCamera()
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
         // The session's exposure engine drives the camera unless the user fixes the exposure.
         let fixed = shutter == nil && gain == nil ? nil : try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)
@@ -67,7 +59,7 @@ enum MeterCommand {
         }
         // Virtual pacing runs as fast as the reports are written, so every frame is reported; in
         // real time a slow terminal drops late frames rather than falling behind the camera.
-        let output = VideoDataOutput(alwaysDiscardsLateFrames: realtime)
+        let output = VideoDataOutput(alwaysDiscardsLateFrames: capture.realtime)
         let session = CaptureSession()
         try await session.configure { config in
             try config.add(DeviceInput(camera))
@@ -75,7 +67,7 @@ enum MeterCommand {
         }
 
         let live = !json && terminal.stdoutIsTTY
-        if live { terminal.print("\(camera.localizedName), \(format.size) @ \(camera.settings.frameRate) fps — Ctrl-C to stop") }
+        if live { terminal.print("\(camera.localizedName), \(capture.format.size) @ \(camera.settings.frameRate) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
         try await session.start()
         let events = Task { await reportInterruptions(session.events(), terminal: terminal) }
@@ -93,8 +85,8 @@ enum MeterCommand {
         events.cancel()
         if live { terminal.print(interrupted ? "\nstopped" : "") }
         let seen = delivery.value
-        if realtime, let shortfall = FrameRateShortfall(frames: seen.frames, seconds: seen.seconds, dropped: output.statistics.totalDropped,
-                                                        requested: camera.settings.frameRate, size: format.size) {
+        if capture.realtime, let shortfall = FrameRateShortfall(frames: seen.frames, seconds: seen.seconds, dropped: output.statistics.totalDropped,
+                                                                requested: camera.settings.frameRate, size: capture.format.size) {
             terminal.error("camerasun: warning: \(shortfall)")
         }
     }

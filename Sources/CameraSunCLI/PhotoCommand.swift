@@ -37,8 +37,7 @@ enum PhotoCommand {
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         let options = try PhotoOptions(parsing: arguments)
-        let camera = try options.source.openCamera(format: options.format, frameRate: options.frameRate, seed: options.seed,
-                                                   pacing: options.realtime ? .realtime : .virtual)
+        let camera = try options.capture.openCamera()
         let settings = try options.cameraSettings(within: camera.capabilities)
         let library = try LibraryCommand.open(options.libraryDirectory)
         try checkCapacity(of: library, for: options)
@@ -63,12 +62,12 @@ enum PhotoCommand {
     /// Fails before the camera starts when the library's volume cannot take the whole burst at
     /// `PhotoOptions.estimatedBytesPerPixel`, so a full or read-only disk never leaves half a burst.
     private static func checkCapacity(of library: PhotoLibrary, for options: PhotoOptions) throws(CLIError) {
-        let pixels = Double(options.format.size.width * options.format.size.height)
+        let pixels = Double(options.capture.format.size.width * options.capture.format.size.height)
         let perPhoto = Int((pixels * PhotoOptions.estimatedBytesPerPixel(quality: options.quality)).rounded(.up))
         do {
             try library.checkCapacity(forBytes: perPhoto * options.count)
         } catch {
-            throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(options.format.size) "
+            throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(options.capture.format.size) "
                 + "(about \(perPhoto) bytes each): \(error)")
         }
     }
@@ -82,7 +81,7 @@ enum PhotoCommand {
                 + "--shutter S --gain G fixes the exposure")
         }
         guard !options.json else { return }
-        terminal.print("\(camera), \(options.format.size): exposure \(wait.frame.threeA.exposureState.rawValue) at "
+        terminal.print("\(camera), \(options.capture.format.size): exposure \(wait.frame.threeA.exposureState.rawValue) at "
             + "\(ShutterSpeed.describe(metadata.exposureDuration)), ISO \(metadata.isoSpeedRating), "
             + "EV \(String(format: "%+.1f", metadata.exposureBias)), \(wait.frame.threeA.meteringMode.commandLineName) metering")
     }

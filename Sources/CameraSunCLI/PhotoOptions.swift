@@ -18,17 +18,12 @@ struct PhotoOptions {
         0.6 + 0.09 * Double(max(quality - 90, 0))
     }
 
-    let source: SourceSpec
+    let capture: CaptureFlags
     let count: Int
     let quality: Int
     let zeroShutterLag: Bool
     let json: Bool
     let libraryDirectory: URL
-    /// bgra8 at `--width`×`--height`.
-    let format: DeviceFormat
-    let frameRate: Double?
-    let seed: UInt64
-    let realtime: Bool
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
@@ -37,7 +32,7 @@ struct PhotoOptions {
     init(parsing arguments: ArgumentList) throws {
         var arguments = arguments
         json = arguments.flag("json")
-        source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? .defaultSpec
+        capture = try CaptureFlags(&arguments, size: Self.defaultSize, realtime: false)
         count = try Self.wholeNumber("count", in: Self.countRange, &arguments) ?? 1
         quality = try Self.wholeNumber("quality", in: JPEGEncoder.qualityRange, &arguments) ?? 90
         zeroShutterLag = arguments.toggle("zsl") ?? true
@@ -55,14 +50,7 @@ struct PhotoOptions {
         if ev != nil && shutter != nil {
             throw CLIError.usage("--ev biases auto-exposure, which --shutter turns off — give --ev or --shutter, not both")
         }
-        let width = try arguments.positiveInt("width") ?? Self.defaultSize.width
-        let height = try arguments.positiveInt("height") ?? Self.defaultSize.height
-        frameRate = try arguments.double("framerate")
-        seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
-        realtime = arguments.toggle("realtime") ?? false
         try arguments.finish()
-        format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
-                              frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
     }
 
     /// The device's settings: `--ev`, `--shutter` and `--gain` checked against `capabilities` (an

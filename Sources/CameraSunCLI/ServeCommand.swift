@@ -13,21 +13,13 @@ enum ServeCommand {
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
-        let source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) }
-            ?? .defaultSpec
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), frameRate: 30, realtime: true)
         let address = try listenAddress(try arguments.option("listen") ?? "127.0.0.1:8080")
         let token = try arguments.option("token").map { (text: String) throws(CLIError) in try accessToken(text) }
         let libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
-        let width = try arguments.positiveInt("width") ?? 1280
-        let height = try arguments.positiveInt("height") ?? 720
-        let frameRate = try arguments.double("framerate") ?? 30
-        let seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
-        let realtime = arguments.toggle("realtime") ?? true
         try arguments.finish()
 
-        let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
-                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate, 30))])
-        let camera = try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
+        let camera = try capture.openCamera()
         let library = try LibraryCommand.open(libraryDirectory)
         let viewfinder: CameraViewfinder
         do {

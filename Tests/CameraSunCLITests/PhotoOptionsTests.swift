@@ -14,9 +14,9 @@ struct PhotoOptionsTests {
     @Test("Without flags: one photo of 1920x1080 at quality 90, zero shutter lag, sun-aware auto-exposure")
     func defaults() throws {
         let options = try Self.options([])
-        #expect(options.count == 1 && options.quality == 90 && options.zeroShutterLag && !options.json && !options.realtime)
-        #expect(options.format.size == PixelSize(width: 1920, height: 1080) && options.format.pixelFormat == .bgra8)
-        #expect(options.source == .defaultSpec)
+        #expect(options.count == 1 && options.quality == 90 && options.zeroShutterLag && !options.json && !options.capture.realtime)
+        #expect(options.capture.format.size == PixelSize(width: 1920, height: 1080) && options.capture.format.pixelFormat == .bgra8)
+        #expect(options.capture.source == .defaultSpec)
         let settings = try options.cameraSettings(within: SimulatedCamera.standardCapabilities)
         #expect(settings.exposureMode == .continuousAuto && settings.bias == 0 && settings.metering == .sunAware)
         let photo = options.photoSettings()
