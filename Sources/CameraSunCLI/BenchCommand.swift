@@ -91,8 +91,3 @@ func medianMilliseconds(runs: Int, progress: (Int) -> Void = { _ in }, _ body: (
     }
     return times.sorted()[times.count / 2]
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}

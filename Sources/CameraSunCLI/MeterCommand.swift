@@ -172,17 +172,3 @@ final class DeliveryCount: Sendable {
         }
     }
 }
-
-/// Frames per second over the last second of wall-clock time.
-struct FrameRateMeter {
-    private var times: [ContinuousClock.Instant] = []
-
-    mutating func tick() -> Double {
-        let now = ContinuousClock.now
-        times.append(now)
-        times.removeAll { now - $0 > .seconds(1) }
-        guard let first = times.first, times.count > 1 else { return 0 }
-        let span = now - first
-        return Double(times.count - 1) / span.seconds
-    }
-}

@@ -20,7 +20,7 @@ final class FrameMonitor: Sendable {
 
     private struct State {
         var latest: Reading?
-        var arrivals: [ContinuousClock.Instant] = []
+        var rate = FrameRateMeter()
         var drops = 0
         var flicker = FlickerDetector()
     }
@@ -32,7 +32,6 @@ final class FrameMonitor: Sendable {
 
     /// Takes in the next preview frame.
     func record(_ frame: PreviewFrame) {
-        let now = ContinuousClock.now
         state.withLock { state in
             let previous = state.latest?.frame.sequenceNumber
             if let previous, frame.sequenceNumber > previous {
@@ -40,10 +39,7 @@ final class FrameMonitor: Sendable {
             }
             // Flicker shows between consecutive frames only: after a gap the detector starts afresh.
             if previous.map({ $0 + 1 }) != frame.sequenceNumber { state.flicker = FlickerDetector() }
-            state.arrivals.append(now)
-            state.arrivals.removeAll { now - $0 > .seconds(1) }
-            let span = state.arrivals.first.map { now - $0 } ?? .zero
-            let rate = state.arrivals.count > 1 && span > .zero ? Double(state.arrivals.count - 1) / span.seconds : 0
+            let rate = state.rate.tick()
             let flicker = state.flicker.update(rowMeans: frame.statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime)
             state.latest = Reading(frame: frame, framesPerSecond: rate, drops: state.drops, flicker: flicker)
         }
@@ -55,9 +51,4 @@ final class FrameMonitor: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }
