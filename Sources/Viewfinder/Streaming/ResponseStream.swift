@@ -1,3 +1,4 @@
+import CameraCore
 import Foundation
 
 /// One client's endless response body (an MJPEG or SSE stream): a small queue of parts that the
@@ -30,8 +31,7 @@ public final class ResponseStream: @unchecked Sendable {
         precondition(capacity >= 1, "ResponseStream capacity \(capacity) must be at least 1")
         self.capacity = capacity
         self.heartbeat = heartbeat
-        self.heartbeatInterval = Double(heartbeatInterval.components.seconds)
-            + Double(heartbeatInterval.components.attoseconds) * 1e-18
+        self.heartbeatInterval = heartbeatInterval.seconds
     }
 
     /// Queues `part` for the client, dropping the oldest queued part when the queue is full.
