@@ -30,17 +30,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
     private var backlit = false
-    /// The backlit subject's scene-referred level (log2 of its metered value over the exposure
-    /// that made the frame), filtered over frames: whether the region takes in a block at the edge
-    /// of its tolerance depends on noise, and the loop must not follow those flips.
-    private var backlitSubjectLevel: Double?
-    private var subjectLevelJumped = false
+    private var backlitSubjectLevel = SubjectLevelFilter()
 
     public static let backlitRelease = 1.0
-    /// How much of a new backlit-subject reading is taken each frame, unless it differs by more
-    /// than `subjectLevelReset` EV on two frames in a row (a new scene: taken whole).
-    static let subjectLevelSmoothing = 0.08
-    static let subjectLevelReset = 1.5
     /// Light sources and their glare over more than this fraction of the frame are clipped sky
     /// broken into blobs at a low exposure, not suns: the budget then counts every clipped pixel,
     /// or the decision would flip with the exposure.
@@ -118,20 +110,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
         backlit = backlit ? contrast >= SunAwareExposure.backlitRelease : contrast >= SceneFlags.backlitThreshold
         if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
             let exposure = log2(metadata.totalExposure)
-            let level = log2(max(subject, 1.0 / 4096)) - exposure
-            let filtered: Double
-            if let previous = backlitSubjectLevel {
-                let jump = abs(level - previous) > SunAwareExposure.subjectLevelReset
-                // A jump is a new scene when the next frame confirms it; alone it is a flip of the region.
-                filtered = jump ? (subjectLevelJumped ? level : previous) : previous + SunAwareExposure.subjectLevelSmoothing * (level - previous)
-                subjectLevelJumped = jump && !subjectLevelJumped
-            } else {
-                filtered = level
-            }
-            backlitSubjectLevel = filtered
-            return pow(2, filtered + exposure)
+            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)
         }
-        backlitSubjectLevel = nil
+        backlitSubjectLevel.reset()
         return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
             kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
         })
