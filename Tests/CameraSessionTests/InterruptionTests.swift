@@ -8,28 +8,23 @@ struct InterruptionTests {
     @Test("Busy, then removed: interrupted and interruptionEnded for each, in order")
     func busyThenRemoved() async throws {
         let device = ScriptedDevice()
-        var session: CaptureSession? = try await makeSession(device)
-        let events = session!.events()
-        try await withDeadline { [session] in
-            var iterator = events.makeAsyncIterator()
-            try await session!.start()
+        let remaining = try await withStartedSession(device) { session, iterator in
             #expect(await iterator.next() == .started)
             for (availability, reason) in [(ScriptedDevice.Availability.busy, InterruptionReason.deviceInUseByAnotherClient),
                                            (.removed, .deviceRemoved)] {
                 device.setAvailability(availability)
                 #expect(await iterator.next() == .interrupted(reason))
-                #expect(await session!.isInterrupted)
-                #expect(await session!.isRunning)
+                #expect(await session.isInterrupted)
+                #expect(await session.isRunning)
                 let frames = device.framesCaptured
                 device.setAvailability(.available)
                 #expect(await iterator.next() == .interruptionEnded)
-                #expect(await !session!.isInterrupted)
+                #expect(await !session.isInterrupted)
                 try await waitUntil { device.framesCaptured > frames }
             }
-            await session!.stop()
+            await session.stop()
         }
-        session = nil
-        #expect(await allEvents(events) == [.stopped])
+        #expect(remaining == [.stopped])
         #expect(device.streamStarts == 3)
     }
 
@@ -37,18 +32,14 @@ struct InterruptionTests {
     func busyAtStart() async throws {
         let device = ScriptedDevice()
         device.setAvailability(.busy)
-        let session: CaptureSession? = try await makeSession(device)
-        let events = session!.events()
-        try await withDeadline { [session] in
-            var iterator = events.makeAsyncIterator()
-            try await session!.start()
+        _ = try await withStartedSession(device) { session, iterator in
             #expect(await iterator.next() == .started)
             #expect(await iterator.next() == .interrupted(.deviceInUseByAnotherClient))
             #expect(device.framesCaptured == 0)
             device.setAvailability(.available)
             #expect(await iterator.next() == .interruptionEnded)
             try await waitUntil { device.framesCaptured > 0 }
-            await session!.stop()
+            await session.stop()
             #expect(await iterator.next() == .stopped)
         }
     }
@@ -56,20 +47,15 @@ struct InterruptionTests {
     @Test("Stopping while interrupted stops at once, with no interruptionEnded")
     func stopWhileInterrupted() async throws {
         let device = ScriptedDevice()
-        var session: CaptureSession? = try await makeSession(device)
-        let events = session!.events()
-        try await withDeadline { [session] in
-            var iterator = events.makeAsyncIterator()
-            try await session!.start()
+        let remaining = try await withStartedSession(device) { session, iterator in
             device.setAvailability(.removed)
             #expect(await iterator.next() == .started)
             #expect(await iterator.next() == .interrupted(.deviceRemoved))
-            await session!.stop()
-            #expect(await !session!.isInterrupted)
+            await session.stop()
+            #expect(await !session.isInterrupted)
             #expect(!device.isStreaming)
         }
-        session = nil
-        #expect(await allEvents(events) == [.stopped])
+        #expect(remaining == [.stopped])
     }
 
     @Test("Frames lost during an interruption are reported as a discontinuity and show as one long interval")
@@ -106,5 +92,22 @@ struct InterruptionTests {
         #expect(statistics.longIntervals == 1)
         #expect(abs(statistics.maximumInterval - 4.0 / 60) < 1e-12)
         #expect(abs(statistics.meanInterval - 12.0 / 60 / 9) < 1e-12)
+    }
+
+    /// Starts a session on `device` and runs `body` with it and an iterator over its events (none
+    /// read yet), within the deadline; then lets the session go and returns the events not read.
+    private func withStartedSession(
+        _ device: ScriptedDevice,
+        _ body: @escaping @Sendable (CaptureSession, inout AsyncStream<SessionEvent>.Iterator) async throws -> Void
+    ) async throws -> [SessionEvent] {
+        var session: CaptureSession? = try await makeSession(device)
+        let events = session!.events()
+        try await withDeadline { [session] in
+            var iterator = events.makeAsyncIterator()
+            try await session!.start()
+            try await body(session!, &iterator)
+        }
+        session = nil
+        return await allEvents(events)
     }
 }
