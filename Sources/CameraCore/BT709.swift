@@ -33,8 +33,12 @@ public enum BT709 {
     /// per-pixel loops.
     @inlinable @inline(__always)
     public static func luma8(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
-        let weighted: UInt32 = 54 &* UInt32(red) &+ 183 &* UInt32(green) &+ 19 &* UInt32(blue)
-        return UInt8(truncatingIfNeeded: (weighted &+ 128) >> 8)
+        UInt8(truncatingIfNeeded: (weightedLuma8(red: UInt32(red), green: UInt32(green), blue: UInt32(blue)) &+ 128) >> 8)
+    }
+    /// `luma8` × 256 before rounding (0…65 280), for thresholds finer than one code value.
+    @inlinable @inline(__always)
+    public static func weightedLuma8(red: UInt32, green: UInt32, blue: UInt32) -> UInt32 {
+        54 &* red &+ 183 &* green &+ 19 &* blue
     }
 
     /// Rounds and clamps to 0…255 (through Int32: the direct Float → UInt8 conversion is a slow

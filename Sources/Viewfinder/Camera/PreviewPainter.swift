@@ -11,8 +11,7 @@ import CameraCore
 /// Both are decided on the source image, so they follow it through rotation and mirroring; the
 /// stripes run on the displayed image.
 struct PreviewPainter {
-    /// Luma weights ×256 (0.2126, 0.7152, 0.0722) and the zebra threshold 0.95 × 255 × 256.
-    private static let lumaWeights: (red: UInt32, green: UInt32, blue: UInt32) = (54, 183, 19)
+    /// The zebra threshold on `BT709.weightedLuma8`: 0.95 × 255 × 256.
     static let zebraThreshold: UInt32 = 62_016
     /// Orange in bgra8 channel order and its weight ×256 (0.55).
     private static let tint: (blue: UInt32, green: UInt32, red: UInt32) = (0, 120, 255)
@@ -77,9 +76,9 @@ struct PreviewPainter {
         }
     }
 
-    /// Luma ×256×255 of a bgra8 pixel.
+    /// Luma × 256 (0…65 280) of a bgra8 pixel.
     private static func luma(_ pixel: UInt32) -> UInt32 {
-        (pixel & 0xFF) * lumaWeights.blue + (pixel >> 8 & 0xFF) * lumaWeights.green + (pixel >> 16 & 0xFF) * lumaWeights.red
+        BT709.weightedLuma8(red: pixel >> 16 & 0xFF, green: pixel >> 8 & 0xFF, blue: pixel & 0xFF)
     }
 
     private static func tinted(_ pixel: UInt32) -> UInt32 {
