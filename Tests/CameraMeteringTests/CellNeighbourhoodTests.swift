@@ -23,9 +23,15 @@ struct CellNeighbourhoodTests {
         #expect(Set(region) == [0, 1, 4])
     }
 
-    @Test("Seeds on both sides grow both regions")
-    func twoSeeds() {
-        let region = grid.grow(from: [0, 3]) { from, to in abs(levels[to] - levels[from]) < 0.5 }
-        #expect(region.count == 12)
+    @Test("Grown from the bright side, the region stays on the bright side of the edge")
+    func brightSide() {
+        let region = grid.grow(from: [3]) { from, to in abs(levels[to] - levels[from]) < 0.5 }
+        #expect(Set(region) == [2, 3, 6, 7, 10, 11])
+    }
+
+    @Test("The predicate sees the cell a step comes from: growing only towards brighter cells")
+    func directed() {
+        let region = grid.grow(from: [5]) { from, to in levels[to] > levels[from] && levels[to] - levels[from] < 0.5 }
+        #expect(Set(region) == [5, 9])
     }
 }
