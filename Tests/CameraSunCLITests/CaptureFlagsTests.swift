@@ -27,9 +27,9 @@ struct CaptureFlagsTests {
         #expect(flags.format.size == PixelSize(width: 640, height: 360) && flags.format.frameRateRanges.map(\.maximum) == [60])
     }
 
-    @Test("A bad value is a usage error that names it", arguments: [["--seed", "-1"], ["--width", "0"], ["--source", "tape:x"]])
+    @Test("A bad value is a usage error that names the flag and the value", arguments: [["--seed", "-1"], ["--width", "0"], ["--source", "tape:x"]])
     func badValues(arguments: [String]) {
         let error = #expect(throws: CLIError.self) { try Self.flags(arguments) }
-        #expect(error?.kind == .usage && error?.message.contains(arguments[1]) == true, "\(String(describing: error))")
+        #expect(error?.kind == .usage && error?.message.contains("\(arguments[0]) '\(arguments[1])'") == true, "\(String(describing: error))")
     }
 }
