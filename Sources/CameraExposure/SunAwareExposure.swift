@@ -33,10 +33,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private var backlitSubjectLevel = SubjectLevelFilter()
 
     public static let backlitRelease = 1.0
-    /// Light sources and their glare over more than this fraction of the frame are clipped sky
-    /// broken into blobs at a low exposure, not suns: the budget then counts every clipped pixel,
-    /// or the decision would flip with the exposure.
-    static let maximumSunFraction = 0.2
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
@@ -136,7 +132,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// subject: then the subject wins and the highlights clip.
     mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double) -> Double {
         let highlights = statistics.highlights
-        let clipped = highlights.sunFraction > SunAwareExposure.maximumSunFraction ? statistics.clippedFraction : highlights.nonSunClippedFraction
+        let clipped = highlights.nonSunClippedFraction
         let clipping = clipped > SunAwareExposure.highlightBudget
         if clipping {
             // Clipped highlights are at least full scale: a lower bound, kept at its largest.

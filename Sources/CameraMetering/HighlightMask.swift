@@ -25,6 +25,8 @@ public struct HighlightMask: Sendable, Hashable {
     static let maximumSourceFraction = 0.03
     /// A light source fills at least this much of its bounding box (a disk fills 0.79).
     static let minimumSourceFill = 0.35
+    /// Light sources with their glare never cover more than this fraction of the frame.
+    static let maximumLightSourceFraction = 0.2
     /// Bright regions smaller than this fraction of the frame are not sky.
     static let minimumSkyFraction = 0.05
 
@@ -51,16 +53,23 @@ public struct HighlightMask: Sendable, Hashable {
             }
         }
 
+        func samples(_ kind: Kind) -> Int32 {
+            (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
+        }
+        let total = Double(cells.sampleCounts.reduce(0, +))
+        // So many light sources are clipped sky broken into blobs at a low exposure, not suns:
+        // they are left to be sky or plain highlights.
+        if Double(samples(.lightSource)) > HighlightMask.maximumLightSourceFraction * total {
+            marks = [UInt8](repeating: Kind.none.rawValue, count: count)
+            sources = 0
+        }
+
         let brightLevel = Float(max(0.25, 2 * medianLinear))
         for region in grid.components(where: { means[$0] >= brightLevel && marks[$0] == Kind.none.rawValue })
         where Double(region.count) >= HighlightMask.minimumSkyFraction * Double(count) && region.contains(where: { $0 < cells.columns }) {
             for cell in region { marks[cell] = Kind.sky.rawValue }
         }
 
-        func samples(_ kind: Kind) -> Int32 {
-            (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
-        }
-        let total = Double(cells.sampleCounts.reduce(0, +))
         let sunSamples = Double(samples(.lightSource))
         let nonSunClipped = (0..<count).reduce(0) { $0 + (marks[$1] == Kind.lightSource.rawValue ? 0 : Int(cells.clippedCounts[$1])) }
         kinds = marks

@@ -87,6 +87,21 @@ struct HighlightMaskTests {
         #expect(highlights.kind(column: 5, row: highlights.rows - 1) == HighlightMask.Kind.none)
     }
 
+    @Test("Clipped blobs over more than a fifth of the frame are broken sky, not light sources: every clipped sample counts")
+    func brokenSky() throws {
+        // 128×96: white 8×8 squares every 12 pixels over the top two thirds (30% of the frame
+        // clipped, each square a compact blob), grey 60 below and between them.
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { x, y in
+            y < 64 && x % 12 < 8 && y % 12 < 8 ? 255 : 60
+        })
+        let highlights = statistics.highlights
+        #expect(statistics.clippedFraction > 0.3)
+        #expect(highlights.lightSourceCount == 0)
+        #expect(highlights.sunFraction == 0)
+        #expect(abs(highlights.nonSunClippedFraction - statistics.clippedFraction) <= 1e-12)
+        #expect(!highlights.kinds.contains(HighlightMask.Kind.lightSource.rawValue))
+    }
+
     @Test("A frame without highlights marks nothing")
     func noHighlights() throws {
         let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { x, y in UInt8(40 + (x + y) % 30) })
