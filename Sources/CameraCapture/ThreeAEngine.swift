@@ -47,7 +47,7 @@ public struct ThreeAEngine: Sendable {
                      meteringMode: controls.exposure.meteringMode, exposurePoint: controls.exposure.exposurePoint,
                      focusState: controls.focus.state, focusPoint: controls.focusPoint,
                      whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
-                     locks: controls.locks)
+                     locks: controls.locks, flicker: controls.exposure.detectedFlicker)
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor

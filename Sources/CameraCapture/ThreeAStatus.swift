@@ -19,12 +19,14 @@ public struct ThreeAStatus: Sendable, Hashable {
     public var whiteBalanceState: AutoWhiteBalance.State
     public var whiteBalanceMode: WhiteBalanceMode
     public var locks: ThreeAControls.Locks
+    /// Mains flicker seen as moving bands between the last two frames (100 or 120 Hz), or nil.
+    public var flicker: Double?
 
     public init(exposureState: AEState, exposureError: Double, exposureBias: Double, exposureMode: AutoExposure.Mode = .continuousAuto,
                 meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
                 focusState: FocusState, focusPoint: NormalizedPoint = .center,
                 whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
-                locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false)) {
+                locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false), flicker: Double? = nil) {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
@@ -36,6 +38,7 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.whiteBalanceState = whiteBalanceState
         self.whiteBalanceMode = whiteBalanceMode
         self.locks = locks
+        self.flicker = flicker
     }
 
     /// The exposure engine has settled on the subject it found itself, with no compensation: a

@@ -37,6 +37,10 @@ public struct AutoExposure: Sendable {
     public private(set) var watchdogReason: String?
     /// Anti-flicker: off, a fixed mains frequency, or auto (detected from the frames).
     public private(set) var flicker: FlickerMode = .off
+    /// The mains flicker seen between the last two frames (100 or 120 Hz), or nil: looked for in
+    /// every mode, so the viewfinder and `meter` can warn of it; with `.auto` the first sighting
+    /// makes exposures flicker-safe.
+    public private(set) var detectedFlicker: Double?
     private var flickerDetector = FlickerDetector()
 
     /// After this long black, white or at a range limit, an automatic mode starts afresh.
@@ -115,8 +119,8 @@ public struct AutoExposure: Sendable {
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
         let currentBias = bias.advance(by: frameInterval)
         lastTotal = metadata.totalExposure
-        if flicker == .auto, program.flickerPeriod == nil,
-           let frequency = flickerDetector.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime) {
+        detectedFlicker = flickerDetector.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime)
+        if flicker == .auto, program.flickerPeriod == nil, let frequency = detectedFlicker {
             program.flickerPeriod = 1 / frequency
         }
         switch mode {

@@ -94,16 +94,14 @@ enum MeterCommand {
     /// Reports frames until `frameLimit` (or cancellation), each with the frames dropped so far.
     private static func report(_ output: VideoDataOutput, options: Options, delivery: DeliveryCount, terminal: Terminal) async throws {
         var rate = FrameRateMeter()
-        var flicker = FlickerDetector()
         var count = 0
         for await captured in output.frames {
             try Task.checkCancellation()
             count += 1
             delivery.tick()
             let statistics = captured.statistics, metadata = captured.metadata
-            let flags = SceneFlags(statistics: statistics, metadata: metadata,
-                                   flicker: flicker.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime))
             let threeA = captured.threeA
+            let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: threeA.flicker)
             // A fixed exposure has no loop to report an error: meter it in the chosen mode.
             let evError = if case .custom = threeA.exposureMode {
                 Meter.meter(statistics, mode: options.metering, bias: metadata.exposureBias).evError

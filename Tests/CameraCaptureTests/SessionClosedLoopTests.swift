@@ -10,7 +10,13 @@ import Testing
 struct SessionClosedLoopTests {
     /// Runs `frames` frames of `scene` through a session and returns each frame's total exposure in EV.
     static func exposures(_ scene: SimulatedScene, frames: Int, configure: (inout DeviceSettings) -> Void = { _ in }) async throws -> [Double] {
-        let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
+        try await run(scene, frames: frames, configure: configure).map { log2($0.metadata.totalExposure) }
+    }
+
+    /// Runs `frames` frames of `scene` through a session and returns each frame's metadata and 3A status.
+    static func run(_ scene: SimulatedScene, frames: Int, size: PixelSize = PixelSize(width: 160, height: 90),
+                    configure: (inout DeviceSettings) -> Void = { _ in }) async throws -> [(metadata: FrameMetadata, threeA: ThreeAStatus)] {
+        let format = DeviceFormat(size: size, pixelFormat: .bgra8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: scene, format: format)
         try camera.configure(configure)
@@ -21,15 +27,15 @@ struct SessionClosedLoopTests {
             try config.add(output)
         }
         try await session.start()
-        var evs: [Double] = []
+        var seen: [(metadata: FrameMetadata, threeA: ThreeAStatus)] = []
         for await frame in output.frames {
-            #expect(frame.sequenceNumber == UInt64(evs.count), "frames arrive in order, none dropped")
-            evs.append(log2(frame.metadata.totalExposure))
-            if evs.count == frames { break }
+            #expect(frame.sequenceNumber == UInt64(seen.count), "frames arrive in order, none dropped")
+            seen.append((frame.metadata, frame.threeA))
+            if seen.count == frames { break }
         }
         await session.stop()
         #expect(output.statistics.totalDropped == 0)
-        return evs
+        return seen
     }
 
     @Test("step-change: after each 4 EV step the exposure follows within 6 frames, settled to ±⅙ EV")
@@ -53,5 +59,24 @@ struct SessionClosedLoopTests {
             settings.exposureBias = 1
         }
         #expect(abs(biased[59] - exposure[59] - 1) < 0.05)
+    }
+
+    @Test("Mains flicker comes with the 3A status: seen with anti-flicker off, gone once auto makes exposures whole periods")
+    func flickerInStatus() async throws {
+        let size = PixelSize(width: 96, height: 120)
+        let off = try await Self.run(.flickerOffice, frames: 30, size: size)
+        let seenOff = off.filter { $0.threeA.flicker == 100 }.count
+        #expect(seenOff >= 27, "100 Hz seen in \(seenOff) of 30 frames with anti-flicker off")
+        #expect(off.allSatisfy { $0.threeA.flicker == nil || $0.threeA.flicker == 100 })
+
+        let auto = try await Self.run(.flickerOffice, frames: 45, size: size) { $0.flicker = .auto }
+        let first = try #require(auto.firstIndex { $0.threeA.flicker == 100 }, "auto sees the flicker")
+        #expect(first <= 2)
+        let safe = auto[35...].allSatisfy { frame in
+            let periods = frame.metadata.exposureDuration.seconds * 100
+            return abs(periods - periods.rounded()) < 1e-4
+        }
+        #expect(safe, "exposures are whole 10 ms periods by the end")
+        #expect(auto[35...].allSatisfy { $0.threeA.flicker == nil }, "no bands once the exposure is flicker-safe")
     }
 }

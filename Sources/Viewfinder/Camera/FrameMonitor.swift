@@ -1,10 +1,10 @@
 import CameraCapture
 import CameraCore
-import CameraMetering
 
-/// The newest preview frame and what is measured across frames: the rate they arrive at, the
-/// frames of the camera's stream the preview missed, and mains flicker. The preview pipeline
-/// records every frame; `/state`, the controls and the status line read it.
+/// The newest preview frame and what is measured across frames: the rate they arrive at and the
+/// frames of the camera's stream the preview missed (mains flicker comes with each frame's 3A
+/// status). The preview pipeline records every frame; `/state`, the controls and the status line
+/// read it.
 final class FrameMonitor: Sendable {
     /// The newest frame with the measurements up to it.
     struct Reading: Sendable {
@@ -14,15 +14,12 @@ final class FrameMonitor: Sendable {
         /// Frames of the camera's stream that never reached the preview (lost by the device, or
         /// skipped while the pipeline was busy), since the monitor started.
         let drops: Int
-        /// The flickering light's frequency (100 or 120 Hz), or nil.
-        let flicker: Double?
     }
 
     private struct State {
         var latest: Reading?
         var rate = FrameRateMeter()
         var drops = 0
-        var flicker = FlickerDetector()
     }
 
     private let state = Locked(State())
@@ -37,11 +34,7 @@ final class FrameMonitor: Sendable {
             if let previous, frame.sequenceNumber > previous {
                 state.drops += Int(frame.sequenceNumber - previous - 1)
             }
-            // Flicker shows between consecutive frames only: after a gap the detector starts afresh.
-            if previous.map({ $0 + 1 }) != frame.sequenceNumber { state.flicker = FlickerDetector() }
-            let rate = state.rate.tick()
-            let flicker = state.flicker.update(rowMeans: frame.statistics.rowMeans, rowReadoutTime: frame.metadata.rowReadoutTime)
-            state.latest = Reading(frame: frame, framesPerSecond: rate, drops: state.drops, flicker: flicker)
+            state.latest = Reading(frame: frame, framesPerSecond: state.rate.tick(), drops: state.drops)
         }
     }
 

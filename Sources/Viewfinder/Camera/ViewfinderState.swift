@@ -58,7 +58,7 @@ public struct ViewfinderState: Sendable, Encodable {
     init(_ reading: FrameMonitor.Reading, device: any CaptureDevice) {
         let frame = reading.frame, statistics = frame.statistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
-        let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: reading.flicker)
+        let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: reading.frame.threeA.flicker)
         let counts = statistics.histogram.counts, total = Double(max(statistics.histogram.total, 1))
         self.frame = frame.sequenceNumber
         brightness = statistics.brightness
