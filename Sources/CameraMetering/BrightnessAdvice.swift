@@ -43,12 +43,13 @@ public enum BrightnessAdvice {
         }
     }
 
-    /// Hints beyond the zone: the sun in frame, a backlit subject, clipped highlights.
+    /// Hints beyond the zone: the sun or a lamp in frame (a light source: the mask cannot tell which), a
+    /// backlit subject, clipped highlights.
     public static func hints(_ statistics: FrameStatistics, flags: SceneFlags, language: AdviceLanguage) -> [String] {
         var hints: [String] = []
         let highlights = statistics.highlights
         if highlights.lightSourceCount > 0 {
-            hints.append(language == .english ? "sun in frame — metering the subject" : "画面中有太阳——按主体测光")
+            hints.append(language == .english ? "sun or lamp in frame — metering the subject" : "画面中有太阳或灯——按主体测光")
         }
         if flags.backlit {
             hints.append(language == .english ? "backlit subject" : "主体逆光")

@@ -73,18 +73,18 @@ struct BrightnessAdviceTests {
         }
     }
 
-    @Test("The sun in frame earns the sun hint and no clipping hint")
+    @Test("A light source in frame earns the sun-or-lamp hint and no clipping hint")
     func sunHint() throws {
         let statistics = try MeterTests.saturatedDisk()
         let flags = SceneFlags(statistics: statistics, metadata: nil)
         #expect(!flags.backlit)
-        #expect(BrightnessAdvice.hints(statistics, flags: flags, language: .english) == ["sun in frame — metering the subject"])
-        #expect(BrightnessAdvice.hints(statistics, flags: flags, language: .chinese) == ["画面中有太阳——按主体测光"])
+        #expect(BrightnessAdvice.hints(statistics, flags: flags, language: .english) == ["sun or lamp in frame — metering the subject"])
+        #expect(BrightnessAdvice.hints(statistics, flags: flags, language: .chinese) == ["画面中有太阳或灯——按主体测光"])
         let zone = Zone(brightness: statistics.brightness)
         #expect(BrightnessAdvice.message(statistics, flags: flags)
-                == BrightnessAdvice.text(zone, language: .english) + "; sun in frame — metering the subject")
+                == BrightnessAdvice.text(zone, language: .english) + "; sun or lamp in frame — metering the subject")
         #expect(BrightnessAdvice.message(statistics, flags: flags, language: .chinese)
-                == BrightnessAdvice.text(zone, language: .chinese) + "；画面中有太阳——按主体测光")
+                == BrightnessAdvice.text(zone, language: .chinese) + "；画面中有太阳或灯——按主体测光")
     }
 
     /// 100×80 grey 80 (25×20 = 500 samples) with the first 21 samples of the top sample row
