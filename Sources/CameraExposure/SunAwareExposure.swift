@@ -37,6 +37,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
     public static let subjectWinsMargin = 1.0
+    /// The level the brightest 2% of cell means outside the sun may reach (linear, of full scale),
+    /// as libcamera's highlight constraint has it. A cell's mean sits below its brightest pixels:
+    /// at a ceiling of full scale, textured highlights clipped at the exposure their cells called
+    /// safe, and the budget flipped between clipping and not every few frames.
+    public static let highlightCeiling = 0.8
     /// Errors inside this many EV are left alone (no hunting); within `convergedError` the state is converged.
     public static let deadBand = 1.0 / 24
     public static let convergedError = 1.0 / 6
@@ -127,7 +132,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return sorted.last!.value
     }
 
-    /// `subjectGain`, lowered so the brightest 2% outside the sun stay below full scale (at most
+    /// `subjectGain`, lowered so the brightest 2% outside the sun stay under `highlightCeiling` (at most
     /// `highlightBudget` clips) — unless that takes more than `subjectWinsMargin` EV from the
     /// subject: then the subject wins and the highlights clip.
     mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double) -> Double {
@@ -143,8 +148,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
             // Let a larger earlier value fall slowly, so the decision cannot flip frame to frame.
             highlightExcess = highlightExcess.map { max(measured, $0 - 0.25) } ?? measured
         }
-        // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ 0.98.
-        let needed = highlightExcess! + log2(target / 0.98)
+        // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
+        let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
         if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin { return subjectGain }
         // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
         return subjectGain * pow(2, clipping ? -SunAwareExposure.subjectWinsMargin : -needed)

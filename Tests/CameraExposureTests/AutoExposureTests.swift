@@ -154,6 +154,29 @@ struct AutoExposureTests {
         #expect(log2(totals.last! / totals.first!) > 5)
     }
 
+    @Test("Textured highlights just over full scale do not make the highlight budget flip: no oscillation once converged")
+    func texturedHighlightsHoldStill() async throws {
+        // A grey ground under a bright facade, its columns alternately 10% above and below their
+        // mean: with the ground at mid-grey the facade's cells average 0.93 of full scale while
+        // their brighter pixels clip (over 2% of the frame), so the budget has to act on cells
+        // that look safe. A ceiling at full scale flipped it between clipping and not every few frames.
+        let facade = SimulatedScene(name: "textured-facade", summary: "a grey ground under a striped bright facade",
+                                    subjectIntent: 0) { size in
+            SceneImage(width: size.width, height: size.height) { u, v in
+                guard v < 0.3 else { return .init(radiance: SIMD3(repeating: 500), isSubject: true) }
+                let stripe: Float = Int(u * Float(size.width)) % 2 == 0 ? 1.1 : 0.9
+                return .init(radiance: SIMD3(repeating: 500 * 0.93 / 0.18 * stripe))
+            }
+        }
+        let camera = try Self.camera(facade)
+        var engine = Self.engine(for: camera)
+        let totals = try await Self.run(&engine, camera, frames: 60).map(log2)
+        let settled = totals[40...]
+        let swing = settled.max()! - settled.min()!
+        #expect(swing < 1.0 / 6, "the exposure swings \(swing) EV over the last 20 frames")
+        #expect(engine.state == .converged)
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
