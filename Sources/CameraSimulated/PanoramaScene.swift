@@ -19,6 +19,16 @@ extension SimulatedScene {
             self.pitch = pitch
             self.fov = fov
         }
+
+        /// The `sim:hdr=` options (`,yaw=90,fov=90`) that differ from the default view: two views
+        /// of one panorama get different scene names.
+        public var options: String {
+            let standard = ViewDirection()
+            return [("yaw", yaw, standard.yaw), ("pitch", pitch, standard.pitch), ("fov", fov, standard.fov)]
+                .filter { $0.1 != $0.2 }
+                .map { ",\($0.0)=\(String(format: "%g", $0.1))" }
+                .joined()
+        }
     }
 
     /// Pixels this many times brighter than the image's median luminance count as the sun or
@@ -42,7 +52,7 @@ extension SimulatedScene {
         let summary = isPanorama
             ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°."
             : "HDR image \(name) (\(image.width)x\(image.height))."
-        return SimulatedScene(name: "hdr:\(name)", summary: summary, subjectIntent: intent) { size in
+        return SimulatedScene(name: "hdr:\(name)\(isPanorama ? view.options : "")", summary: summary, subjectIntent: intent) { size in
             let radiance = isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
             var scene = SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
             if let subject {

@@ -69,9 +69,10 @@ enum AEEvalCommand {
             try terminal.json(Report(results: results))
             return
         }
-        terminal.print("scene              algorithm   converge  subject ΔEV  clipped  oscillations")
+        let sceneWidth = results.map(\.scene.count).max().map { max($0 + 1, 19) } ?? 19
+        terminal.print("scene".padding(toLength: sceneWidth, withPad: " ", startingAt: 0) + "algorithm   converge  subject ΔEV  clipped  oscillations")
         for result in results {
-            terminal.print(result.scene.padding(toLength: 19, withPad: " ", startingAt: 0)
+            terminal.print(result.scene.padding(toLength: sceneWidth, withPad: " ", startingAt: 0)
                 + result.algorithm.padding(toLength: 12, withPad: " ", startingAt: 0)
                 + String(format: "%8d  %+10.2f  %6.1f%%  %12d", result.convergeFrames, result.subjectEvError,
                          result.clippedFraction * 100, result.oscillations))

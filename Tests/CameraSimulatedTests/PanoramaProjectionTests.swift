@@ -50,6 +50,16 @@ import Testing
         let image = scene.render(viewSize: PixelSize(width: 96, height: 72))
         #expect(image.sunMask.contains(1))
         #expect(image.sunMask.filter { $0 == 1 }.count < 30)
-        #expect(scene.name == "hdr:test.hdr")
+        #expect(scene.name == "hdr:test.hdr,fov=60")
+    }
+
+    @Test("A panorama's scene name carries the view options that differ from the default, so two views differ")
+    func viewNames() {
+        let image = panorama(sunLongitude: 0, latitude: 0)
+        #expect(SimulatedScene.hdrImage(image, named: "p.hdr").name == "hdr:p.hdr")
+        let turned = SimulatedScene.hdrImage(image, named: "p.hdr", view: SimulatedScene.ViewDirection(yaw: 90, pitch: -7.5, fov: 90))
+        #expect(turned.name == "hdr:p.hdr,yaw=90,pitch=-7.5,fov=90")
+        let flat = RadianceImage(width: 8, height: 6, samples: [Float](repeating: 1, count: 8 * 6 * 3))
+        #expect(SimulatedScene.hdrImage(flat, named: "flat.hdr", view: SimulatedScene.ViewDirection(yaw: 90)).name == "hdr:flat.hdr")
     }
 }
