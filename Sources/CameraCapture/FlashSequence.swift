@@ -16,7 +16,7 @@ import Foundation
 /// ambient frame it is compared with.
 struct FlashSequence {
     /// What the loop does after a frame.
-    enum Step: Equatable {
+    enum Step {
         /// Nothing yet.
         case wait
         /// Fire the flash at this power on an upcoming frame.
