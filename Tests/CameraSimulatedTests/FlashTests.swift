@@ -38,6 +38,22 @@ import Testing
         #expect(camera.requestedControls == before)
     }
 
+    @Test("The flash is not the scene's light: after step-change's light steps up 4 EV, the same flash adds the same to the card")
+    func notScaledByTheScenesLight() async throws {
+        let camera = try rawCamera(.stepChange, seconds: 1.0 / 8000, width: 64, height: 48)
+        func added() async throws -> Double {
+            let ambient = try await camera.nextFrame()
+            try camera.updateControls { $0.flashPower = 0.25 }
+            let lit = try await camera.nextFrame()
+            let card = camera.groundTruth(for: lit).subjectMask
+            return mean(rawValues(lit, mask: card)) - mean(rawValues(ambient, mask: card))
+        }
+        let before = try await added()
+        while try await camera.nextFrame().presentationTime.seconds < 1.1 {}
+        let after = try await added()
+        #expect(abs(after / before - 1) < 0.03, "before the step \(before) raw, after \(after) raw")
+    }
+
     static let pairs = 4
 
     /// In night-street at 320x180, raw 12-bit at gain 16 and full power: the flash's added raw
