@@ -5,13 +5,14 @@ import Foundation
 /// How much flash a photo needs, measured as a camera measures it: a pre-flash of known power on
 /// one frame, compared with the ambient frame before it at the same exposure.
 ///
-/// Cell by cell, the difference is the light the flash returns. A flash is a pulse, so its light
-/// grows with the gain but not with the exposure time, while the ambient light grows with both:
-/// each frame's metadata puts both on that footing. The subject is what the flash lights best —
-/// the cells returning at least half as much as the brightest one (for like surfaces, those within
-/// about √2 of the nearest distance), weighted towards the centre (centre-weighted metering's
-/// weight plus one, so that a subject in a corner still counts); light sources and clipped cells,
-/// which say nothing about the flash, are left out. The main flash's
+/// Zone by zone (the 16×12 metering zones: coarse enough that their means stand well above the
+/// noise of a dim frame), the difference is the light the flash returns. A flash is a pulse, so
+/// its light grows with the gain but not with the exposure time, while the ambient light grows
+/// with both: each frame's metadata puts both on that footing. The subject is what the flash
+/// lights best — the zones returning at least half as much as the brightest one (for like
+/// surfaces, those within about √2 of the nearest distance; sky and light sources return nothing)
+/// — or every zone when none returns anything, weighted towards the centre (centre-weighted
+/// metering's weight plus one, so that a subject in a corner still counts). The main flash's
 /// power is the one that puts the subject's level at the target, clamped to `minimumPower`…1.
 public struct FlashExposure: Sendable, Hashable {
     /// The pre-flash's power: low enough that a subject a metre away does not clip at the ISO a
@@ -20,7 +21,7 @@ public struct FlashExposure: Sendable, Hashable {
     /// The least power a flash that fires gives (a flash quenches no shorter); `on` in bright
     /// light fires at it, adding a few percent at most.
     public static let minimumPower = 1.0 / 64
-    /// The part of the brightest return a cell must reach to count as the subject.
+    /// The part of the brightest return a zone must reach to count as the subject.
     static let subjectReturnFraction = 0.5
 
     /// The linear level the subject is aimed at: mid-grey shifted by the exposure bias.
@@ -45,13 +46,13 @@ public struct FlashExposure: Sendable, Hashable {
         let gain = preFlash.metadata.analogueGain * preFlash.metadata.digitalGain
         let zones = FlashExposure.zones(ambient: ambient, preFlash: preFlash)
         let brightest = zones.map(\.flash).max() ?? 0
-        let subject = zones.filter { brightest > 0 && $0.flash >= FlashExposure.subjectReturnFraction * brightest }
+        let subject = brightest > 0 ? zones.filter { $0.flash >= FlashExposure.subjectReturnFraction * brightest } : zones
         let weight = subject.reduce(0) { $0 + $1.weight }
         // Per unit of total exposure (ambient) and per unit of gain and power (flash).
         let ambientLevel = weight > 0 ? subject.reduce(0) { $0 + $1.weight * $1.ambient } / weight : 0
         let flashLevel = weight > 0 ? subject.reduce(0) { $0 + $1.weight * $1.flash } / weight : 0
         let ambientPart = ambientLevel * exposure
-        let needed = flashLevel > 0 ? (target - ambientPart) / (flashLevel * gain) : .infinity
+        let needed = flashLevel > 0 ? (target - ambientPart) / (flashLevel * gain) : (ambientPart < target ? .infinity : 0)
         power = min(max(needed, FlashExposure.minimumPower), 1)
         self.target = target
         isOutOfRange = needed > 1

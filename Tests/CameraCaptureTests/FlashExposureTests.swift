@@ -69,6 +69,16 @@ struct FlashExposureTests {
         #expect(exposure.expectedError < -1)
     }
 
+    @Test("A frame the pre-flash does not light at all (sky, far away): full power, out of range, the ambient still metered")
+    func nothingReturns() throws {
+        let frame = try Self.frame(subject: 0.02, background: 0.02)
+        let exposure = FlashExposure(ambient: frame, preFlash: try Self.frame(subject: 0.02, background: 0.02, flash: Self.preFlash),
+                                     target: 0.18)
+        #expect(exposure.power == 1 && exposure.isOutOfRange)
+        #expect(abs(exposure.ambientError - log2(Self.decoded(0.02) / 0.18)) < 1e-4)
+        #expect(abs(exposure.expectedError - exposure.ambientError) < 1e-4)
+    }
+
     @Test("A subject already at the target gets the least power a flash gives")
     func brightSubject() throws {
         let exposure = FlashExposure(ambient: try Self.frame(subject: 0.2, background: 0.1),
