@@ -2,11 +2,11 @@ import CameraCore
 import CameraMetering
 import Foundation
 
-/// One flash photo as the capture loop takes it, frame by frame, with the 3A engine holding the
-/// exposure (`ThreeAEngine.holdForFlash`):
+/// One flash photo as the capture loop takes it, frame by frame, with the 3A engine holding
+/// exposure, white balance and focus (`ThreeAEngine.holdForFlash`):
 ///
 /// ```
-///  settling ── a frame made with the held exposure: the ambient frame ──► fire the pre-flash
+///  settling ── a frame made with the held exposure and lens: the ambient frame ──► fire the pre-flash
 ///  pre-flash ── the frame the pre-flash lit (its metadata says so) ──► FlashExposure ──► fire the flash
 ///  flash ── the frame the flash lit ──► the photo
 /// ```
@@ -36,8 +36,8 @@ struct FlashSequence {
     /// Frames a sequence may take: time for the held exposure to reach the sensor (two frames on
     /// the simulated camera) and each flash to fire, with room to spare.
     static let frameLimit = 12
-    /// Frames to wait for the held exposure before metering anyway (the metering reads each
-    /// frame's own exposure, so a device that never matches it exactly is still measured right).
+    /// Frames to wait for the held exposure and lens before metering anyway (the metering reads
+    /// each frame's own exposure, so a device that never matches it exactly is still measured).
     static let settleLimit = 4
 
     private var phase = Phase.settling
@@ -68,10 +68,11 @@ struct FlashSequence {
         }
     }
 
-    /// Whether a frame was made with the held exposure (within 1%: devices round durations).
+    /// Whether a frame was made with the held exposure (within 1%: devices round durations) and
+    /// lens position.
     private static func isMade(_ metadata: FrameMetadata, with held: SensorControls) -> Bool {
         func close(_ a: Double, _ b: Double) -> Bool { abs(a / b - 1) < 0.01 }
         return close(metadata.exposureDuration.seconds, held.exposureDuration) && close(metadata.analogueGain, held.analogueGain)
-            && close(metadata.digitalGain, held.digitalGain)
+            && close(metadata.digitalGain, held.digitalGain) && abs(metadata.lensPosition - held.lensPosition) < 1e-6
     }
 }

@@ -20,9 +20,10 @@ public struct ThreeAEngine: Sendable {
     private var lensPosition: Double?
     /// The controls returned for the last frame.
     private var lastControls: SensorControls?
-    /// The exposure and white balance held while a flash photo is taken, so that its ambient,
-    /// pre-flash and flash frames share them and the flash's light never reaches auto-exposure or
-    /// white balance; nil otherwise.
+    /// The exposure, white balance and lens position held while a flash photo is taken, so that
+    /// its ambient, pre-flash and flash frames share them (a lens moving between the ambient and
+    /// the pre-flash frame would spread bright lights differently, which the pre-flash would take
+    /// for its own return) and the flash's light never reaches the 3A loops; nil otherwise.
     private(set) var flashHold: SensorControls?
 
     /// The most gain (analogue × digital) the ambient exposure of a flash photo takes in the
@@ -62,8 +63,7 @@ public struct ThreeAEngine: Sendable {
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
-    /// controls for the next frames (exposure and white balance as held while a flash photo is
-    /// taken). Throws only for settings the device's validation let through but the engine cannot
+    /// controls for the next frames (as held while a flash photo is taken). Throws only for settings the device's validation let through but the engine cannot
     /// take, naming the setting.
     public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore)
         throws(ValueOutOfRangeError) -> SensorControls {
@@ -82,9 +82,9 @@ public struct ThreeAEngine: Sendable {
         } else {
             let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
             next = SensorControls(exposureDuration: exposure.duration, analogueGain: exposure.analogueGain,
-                                  digitalGain: exposure.digitalGain, whiteBalance: controls.whiteBalance.update(frame: frame))
+                                  digitalGain: exposure.digitalGain, whiteBalance: controls.whiteBalance.update(frame: frame),
+                                  lensPosition: focusLens(on: frame))
         }
-        next.lensPosition = focusLens(on: frame)
         next.zoomFactor = settings.zoomFactor
         next.exposureBias = controls.exposure.bias.current
         next.flicker = settings.flicker
@@ -93,13 +93,14 @@ public struct ThreeAEngine: Sendable {
         return next
     }
 
-    /// Holds exposure and white balance for a flash photo from the next `update` on: at what was
-    /// last asked for (or what `frame` was made with, before any), with the gain of an automatic
-    /// exposure brought down to `flashGainLimit` at the longest duration — the flash lights the
-    /// rest. A locked or custom exposure is held as it is.
+    /// Holds exposure, white balance and focus for a flash photo from the next `update` on: at
+    /// what was last asked for (or what `frame` was made with, before any), with the gain of an
+    /// automatic exposure brought down to `flashGainLimit` at the longest duration — the flash
+    /// lights the rest. A locked or custom exposure is held as it is.
     mutating func holdForFlash(_ frame: FrameMetadata) {
         var held = lastControls ?? SensorControls(exposureDuration: frame.exposureDuration.seconds, analogueGain: frame.analogueGain,
-                                                  digitalGain: frame.digitalGain, whiteBalance: frame.whiteBalanceGains)
+                                                  digitalGain: frame.digitalGain, whiteBalance: frame.whiteBalanceGains,
+                                                  lensPosition: frame.lensPosition)
         let program = controls.exposure.program
         let limit = program.durationRange.upperBound * Self.flashGainLimit
         if controls.exposure.mode == .continuousAuto || controls.exposure.mode == .autoOnce,
@@ -109,7 +110,7 @@ public struct ThreeAEngine: Sendable {
         flashHold = held
     }
 
-    /// Lets auto-exposure and white balance run again.
+    /// Lets auto-exposure, white balance and autofocus run again.
     mutating func releaseFlashHold() {
         flashHold = nil
     }

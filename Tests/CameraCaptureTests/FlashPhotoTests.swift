@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCodecs
 import CameraCore
+import CameraExposure
 import CameraMetering
 import CameraSimulated
 import CameraTestSupport
@@ -25,15 +26,15 @@ struct FlashPhotoTests {
     static let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
                                      frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 
-    /// A running session on `scene` with a photo output, once auto-exposure has converged at
-    /// `bias`. The lens stays at infinity (sharp enough at this size, and not re-rendered each
-    /// frame as autofocus would make it).
-    static func withSettledCamera(_ scene: SimulatedScene, bias: Double = 0,
-                                  _ body: (SimulatedCamera, PhotoOutput) async throws -> Void) async throws {
+    /// A running session on `scene` with a photo output and a frame output, once auto-exposure
+    /// has converged at `bias`. The lens stays at infinity unless `focusMode` says otherwise
+    /// (sharp enough at this size, and not re-rendered each frame as autofocus would make it).
+    static func withSettledCamera(_ scene: SimulatedScene, bias: Double = 0, focusMode: FocusMode = .locked,
+                                  _ body: (SimulatedCamera, PhotoOutput, VideoDataOutput) async throws -> Void) async throws {
         let camera = try SimulatedCamera(scene: scene, format: format)
         try camera.configure { settings in
             settings.exposureBias = bias
-            settings.focusMode = .locked
+            settings.focusMode = focusMode
         }
         let photos = PhotoOutput(), frames = VideoDataOutput()
         let session = CaptureSession()
@@ -48,7 +49,7 @@ struct FlashPhotoTests {
             try #require(frame.sequenceNumber < 300, "auto-exposure did not settle on \(scene.name)")
         }
         do {
-            try await body(camera, photos)
+            try await body(camera, photos, frames)
         } catch {
             await session.stop()
             throw error
@@ -68,7 +69,7 @@ struct FlashPhotoTests {
 
     @Test("Flash on in a candle-lit room: the pre-flash sets the power that puts the card within ⅓ EV of the target", arguments: [0.0, 1.0])
     func subjectLandsAtTarget(bias: Double) async throws {
-        try await Self.withSettledCamera(Self.candlelitCard, bias: bias) { camera, photos in
+        try await Self.withSettledCamera(Self.candlelitCard, bias: bias) { camera, photos, _ in
             let photo = try await photos.capture(PhotoSettings(flashMode: .on))
             let exposure = try #require(photo.flash.exposure)
             #expect(photo.flash.fired && photo.flash.isAvailable)
@@ -85,13 +86,37 @@ struct FlashPhotoTests {
 
     @Test("Flash on at night-street: the street is too far, the flash fires at full power and says the subject stays dark")
     func tooFarForTheFlash() async throws {
-        try await Self.withSettledCamera(.nightStreet) { camera, photos in
+        try await Self.withSettledCamera(.nightStreet) { camera, photos, _ in
             let photo = try await photos.capture(PhotoSettings(flashMode: .on))
             let exposure = try #require(photo.flash.exposure)
             #expect(exposure.power == 1 && photo.metadata.flashPower == 1)
             #expect(exposure.isOutOfRange && exposure.expectedError < -1.0 / 3)
             let error = try Self.subjectError(of: photo, camera: camera, bias: 0)
             #expect(error < -1.0 / 3, "the street is \(error) EV from the target")
+        }
+    }
+
+    @Test("From the ambient frame to the flash's frame exposure, white balance and lens hold, though autofocus searches meanwhile")
+    func threeAHoldsThroughTheSequence() async throws {
+        try await Self.withSettledCamera(Self.candlelitCard, focusMode: .continuous) { camera, photos, frames in
+            let seen = Locked<[(sequence: UInt64, metadata: FrameMetadata)]>([])
+            frames.alwaysDiscardsLateFrames = false
+            frames.setHandler { frame in seen.withLock { $0.append((frame.sequenceNumber, frame.metadata)) } }
+            try camera.configure { $0.focusPoint = NormalizedPoint(x: 0.3, y: 0.7) }   // autofocus searches there
+            let photo = try await photos.capture(PhotoSettings(flashMode: .on))
+            while !seen.withLock({ $0.contains { $0.sequence > photo.sequenceNumber + 8 } }) { try await Task.sleep(for: .milliseconds(1)) }
+            frames.setHandler(nil)
+            let recorded = seen.withLock { $0 }
+            let flash = try #require(recorded.firstIndex { $0.sequence == photo.sequenceNumber })
+            try #require(flash >= 2 && recorded[flash - 2].sequence + 2 == photo.sequenceNumber, "no frame lost before the flash")
+            let (ambient, preFlash) = (recorded[flash - 2].metadata, recorded[flash - 1].metadata)
+            #expect(ambient.flashPower == nil && preFlash.flashPower == FlashExposure.preFlashPower)
+            for frame in [ambient, preFlash] {
+                #expect(frame.exposureDuration == photo.metadata.exposureDuration && frame.analogueGain == photo.metadata.analogueGain)
+                #expect(frame.whiteBalanceGains == photo.metadata.whiteBalanceGains && frame.lensPosition == photo.metadata.lensPosition)
+            }
+            let metadata = recorded.map(\.metadata)
+            #expect(Set(metadata.map(\.lensPosition)).count > 1, "autofocus moved the lens after the flash photo")
         }
     }
 
@@ -113,7 +138,7 @@ struct FlashPhotoTests {
         FlashCase(scene: candlelitCard, mode: .off, fires: false, exifFlash: 0x10),
     ])
     func autoAndExif(_ flash: FlashCase) async throws {
-        try await Self.withSettledCamera(flash.scene) { _, photos in
+        try await Self.withSettledCamera(flash.scene) { _, photos, _ in
             let photo = try await photos.capture(PhotoSettings(flashMode: flash.mode))
             #expect(photo.flash.mode == flash.mode && photo.flash.fired == flash.fires)
             #expect((photo.metadata.flashPower != nil) == flash.fires)
@@ -124,7 +149,7 @@ struct FlashPhotoTests {
 
     @Test("Overlapping flash requests each get their own pre-flash and flash frame, every stage once; a photo without flash gets an unlit frame")
     func overlapping() async throws {
-        try await Self.withSettledCamera(Self.candlelitCard) { _, photos in
+        try await Self.withSettledCamera(Self.candlelitCard) { _, photos, _ in
             let modes: [PhotoSettings.FlashMode] = [.on, .auto, .on, .off]
             let logs = modes.map { _ in PhotoStageLog() }
             let taken = try await withThrowingTaskGroup(of: CapturedPhoto.self) { group in
