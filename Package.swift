@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
-        .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated"]),
+        .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),

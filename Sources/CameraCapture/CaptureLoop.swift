@@ -26,6 +26,10 @@ struct CaptureLoop: Sendable {
     let initialInterruption: InterruptionReason?
     let report: @Sendable (Report) async -> Void
     var engine: ThreeAEngine
+    /// The stream's flash when the device has one: the flash photos outputs ask for.
+    let flash: StreamFlash?
+    /// The flash photo being taken, and the request it answers.
+    var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
     private let analyzer = FrameAnalyzer()
     private var gaps = SequenceGapTracker()
 
@@ -37,11 +41,15 @@ struct CaptureLoop: Sendable {
         self.retryInterval = retryInterval
         self.initialInterruption = initialInterruption
         self.engine = engine
+        // A stream that ended during a flash photo handed its engine back holding the exposure.
+        self.engine.releaseFlashHold()
         self.report = report
+        flash = device.capabilities.hasFlash ? StreamFlash() : nil
     }
 
-    /// Runs until cancelled or until the device fails.
+    /// Runs until cancelled or until the device fails; flash photos still asked for then fail.
     mutating func run() async -> Outcome {
+        defer { flash?.close() }
         if let initialInterruption, let failure = await waitOut(initialInterruption) {
             return failure
         }
@@ -71,19 +79,23 @@ struct CaptureLoop: Sendable {
         return .cancelled(engine)
     }
 
-    /// Analyses `frame`, runs the 3A engine and sends the frame to every output, after reporting
-    /// the frames missing before it.
+    /// Analyses `frame`, runs the 3A engine (and a flash photo's steps) and sends the frame to
+    /// every output, after reporting the frames missing before it.
     private mutating func process(_ frame: Frame) throws(CaptureError) {
         for missing in gaps.missingBefore(frame.sequenceNumber) {
             fanOut(DroppedFrame(reason: .discontinuity, sequenceNumber: missing))
         }
-        let statistics: FrameStatistics, controls: SensorControls
+        let statistics: FrameStatistics
+        var controls: SensorControls
         do {
             statistics = try analyzer.analyze(frame.buffer)
+            startFlashPhoto(frame.metadata)
             controls = try engine.update(frame, statistics: statistics, settings: device.settingsStore)
         } catch {
             throw .invalidConfiguration("\(error)")
         }
+        let flashStep = advanceFlashPhoto(statistics, metadata: frame.metadata)
+        if case .fire(let power) = flashStep { controls.flashPower = power }
         do {
             try device.apply(controls)
         } catch {
@@ -91,10 +103,12 @@ struct CaptureLoop: Sendable {
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
-        for route in routes {
-            route.output.receive(CapturedFrame(frame: frame, statistics: statistics, threeA: status, frameDuration: frameDuration,
-                                               connection: route.connection, streamIndex: streamIndex))
+        let captured = routes.map { route in
+            CapturedFrame(frame: frame, statistics: statistics, threeA: status, frameDuration: frameDuration,
+                          connection: route.connection, streamIndex: streamIndex, flash: flash)
         }
+        finishFlashPhoto(flashStep, frames: captured)
+        for (route, frame) in zip(routes, captured) { route.output.receive(frame) }
     }
 
     private func fanOut(_ drop: DroppedFrame) {

@@ -17,15 +17,19 @@ public struct CapturedFrame: Sendable {
     public let stabilizationMode: VideoStabilizationMode
     /// Counts the session's streams: presentation times compare only within one stream.
     let streamIndex: Int
+    /// The stream's flash, through which an output asks for a flash photo; nil when the device
+    /// has no flash.
+    let flash: StreamFlash?
 
     init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
-         connection: CaptureConnection, streamIndex: Int) {
+         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?) {
         self.frame = frame
         self.statistics = statistics
         self.threeA = threeA
         self.frameDuration = frameDuration
         (rotation, isMirrored, stabilizationMode) = connection.snapshot
         self.streamIndex = streamIndex
+        self.flash = flash
     }
 
     public var buffer: PixelBuffer { frame.buffer }

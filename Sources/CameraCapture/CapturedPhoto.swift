@@ -14,13 +14,15 @@ public struct CapturedPhoto: Sendable {
     public let sequenceNumber: UInt64
     /// The sequence number of the frame that was current when the request was made (nil when
     /// none had arrived): equal to `sequenceNumber` for a zero-shutter-lag photo, smaller when
-    /// the photo waited for a later frame.
+    /// the photo waited for a later frame (as a flash photo always does).
     public let sequenceAtRequest: UInt64?
     /// The settings the sensor used for the frame.
     public let metadata: FrameMetadata
     /// The frame's analysis, as the viewfinder showed it.
     public let statistics: FrameStatistics
     public let threeA: ThreeAStatus
+    /// Whether the flash fired for the photo, and at what power.
+    public let flash: PhotoFlash
     /// Wall-clock time of the shutter moment (EXIF DateTimeOriginal).
     public let captureDate: Date
 }

@@ -3,9 +3,9 @@ import CameraCore
 import CameraExposure
 import Foundation
 
-/// The EXIF a photo carries, from its frame's metadata, the 3A state and the request.
+/// The EXIF a photo carries, from its frame's metadata, the 3A state, the flash and the request.
 enum PhotoExif {
-    static func metadata(for frame: CapturedFrame, settings: PhotoSettings, make: String, model: String,
+    static func metadata(for frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, make: String, model: String,
                          focalLength: Double, captureDate: Date) -> ExifMetadata {
         let metadata = frame.metadata
         let status = frame.threeA
@@ -15,7 +15,7 @@ enum PhotoExif {
             fNumber: metadata.fNumber, iso: metadata.isoSpeedRating,
             exposureBias: metadata.exposureBias,
             exposureProgram: manual ? .manual : .normal, exposureMode: manual ? .manual : .auto,
-            meteringMode: exifMeteringMode(status), flash: .off,
+            meteringMode: exifMeteringMode(status), flash: flash.exif,
             whiteBalance: status.whiteBalanceMode == .auto || status.whiteBalanceMode == .locked ? .auto : .manual,
             focalLength: focalLength, digitalZoomRatio: metadata.zoomFactor,
             brightnessValue: brightnessValue(metadata, linearMean: frame.statistics.linearMean),

@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraMetering
 import Foundation
 
 /// Still photos from a running session (AVCapturePhotoOutput): each accepted request goes through
@@ -9,6 +10,13 @@ import Foundation
 /// Requests may overlap; at most `maximumInFlight` are processed at once and later ones wait
 /// their turn (back-pressure, never a silent drop). With zero shutter lag the photo is the frame
 /// that was current when the request was made, kept from the stream, not the next one.
+///
+/// Flash `on`, or `auto` when the frame current at the request shows a dim scene
+/// (`SceneFlags.lowLight`), fires the camera's flash: the session holds the exposure, fires a
+/// pre-flash to measure the subject (`FlashExposure`), then the flash whose frame is the photo. A
+/// flash photo is never zero shutter lag — the flash can only fire after the request — and the
+/// flash photos of a stream are taken one after another, each with its own flash frames. On a
+/// camera without a flash, `on` fails naming the problem and `auto` never fires.
 ///
 /// ```swift
 /// let photos = PhotoOutput()
@@ -33,7 +41,8 @@ public final class PhotoOutput: CaptureOutput {
     public let maximumInFlight: Int
     /// How long a `.quality` request waits for auto-exposure to converge.
     public static let convergenceWait = Duration.milliseconds(500)
-    /// How long a request waits for a frame before failing with `notRunning`.
+    /// How long a request waits for a frame before failing with `notRunning` (a flash photo, for
+    /// each frame its flash sequence may take).
     public let frameWait: Duration
 
     private let state = Locked(State())
@@ -61,6 +70,9 @@ public final class PhotoOutput: CaptureOutput {
     // MARK: CaptureOutput
 
     public func receive(_ frame: CapturedFrame) {
+        // A frame a flash lit belongs to the flash photo that asked for it (through the stream's
+        // flash), not to the requests waiting here.
+        guard frame.metadata.flashPower == nil else { return }
         let ready = state.withLock { state in
             state.latest = frame
             return state.takeSatisfiedWaiters(by: frame)
@@ -88,13 +100,16 @@ public final class PhotoOutput: CaptureOutput {
         let captureDate = Date()
         notify(.willCapture)
         let result: Result<CapturedPhoto, PhotoCaptureError>
+        var captured = false
         do {
-            let frame = try await chooseFrame(for: settings, current: current)
+            let shot = try await shoot(settings, current: current)
             notify(.didCapture)
-            result = .success(try await process(frame, settings: settings, captureDate: captureDate, sequenceAtRequest: current?.sequenceNumber))
+            captured = true
+            result = .success(try await process(shot.frame, flash: shot.flash, settings: settings, captureDate: captureDate,
+                                                sequenceAtRequest: current?.sequenceNumber))
         } catch {
             // A request that got no frame still passes every stage, so each is reported exactly once.
-            if case .notRunning = error { notify(.didCapture) }
+            if !captured { notify(.didCapture) }
             result = .failure(error)
         }
         notify(.didFinishProcessing(result))
@@ -106,11 +121,45 @@ public final class PhotoOutput: CaptureOutput {
         if case .jpeg(let quality) = settings.format, !JPEGEncoder.qualityRange.contains(quality) {
             throw .unsupported("JPEG quality \(quality) is outside 1…100 — choose a quality in that range")
         }
-        if settings.flashMode != .off {
-            throw .unsupported("flash \(settings.flashMode.rawValue) is not available on this output yet — use flash off (torch is a device setting)")
-        }
         if let size = settings.maximumDimensions, size.width < 16 || size.height < 16 {
             throw .unsupported("maximum dimensions \(size) are too small — ask for at least 16x16")
+        }
+    }
+
+    /// The photo's frame and what the flash did for it: the frame the main flash lit when the
+    /// flash fires, else the one `chooseFrame` picks.
+    private func shoot(_ settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
+        var current = current
+        if settings.flashMode != .off {
+            let reference: CapturedFrame
+            if let current {
+                reference = current
+            } else {
+                reference = try await nextFrame(after: nil, converged: false, within: frameWait)
+            }
+            if let flash = try flashToFire(settings.flashMode, judgedBy: reference) {
+                let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
+                return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
+            }
+            current = reference
+        }
+        let frame = try await chooseFrame(for: settings, current: current)
+        return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
+    }
+
+    /// The stream's flash when this photo fires it: always for `on` (a camera without one is an
+    /// error), for `auto` when `reference` shows a dim scene; nil when the flash stays dark.
+    private func flashToFire(_ mode: PhotoSettings.FlashMode, judgedBy reference: CapturedFrame) throws(PhotoCaptureError) -> StreamFlash? {
+        switch mode {
+        case .off:
+            return nil
+        case .on:
+            guard let flash = reference.flash else {
+                throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
+            }
+            return flash
+        case .auto:
+            return SceneFlags(statistics: reference.statistics, metadata: reference.metadata).lowLight ? reference.flash : nil
         }
     }
 
@@ -154,18 +203,19 @@ public final class PhotoOutput: CaptureOutput {
         }
     }
 
-    private func process(_ frame: CapturedFrame, settings: PhotoSettings, captureDate: Date, sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
+    private func process(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
+                         sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
-            let exif = PhotoExif.metadata(for: frame, settings: settings, make: make, model: model,
+            let exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
                                           focalLength: focalLength, captureDate: captureDate)
             let data = try JPEGEncoder().encode(image, quality: quality, exif: exif)
             return CapturedPhoto(settings: settings, data: data, size: PixelSize(width: image.width, height: image.height),
                                  presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
                                  sequenceAtRequest: sequenceAtRequest,
                                  metadata: frame.metadata, statistics: frame.statistics, threeA: frame.threeA,
-                                 captureDate: captureDate)
+                                 flash: flash, captureDate: captureDate)
         } catch {
             throw .processingFailed("\(error)")
         }

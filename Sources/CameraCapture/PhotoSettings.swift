@@ -13,7 +13,9 @@ public struct PhotoSettings: Sendable, Hashable {
         case jpeg(quality: Int)
     }
 
-    /// Whether the flash fires. `auto` fires in low light.
+    /// Whether the flash fires: `on` always (an error on a camera without a flash), `auto` when
+    /// the frame at the request shows a dim scene (`SceneFlags.lowLight`), `off` never. A photo
+    /// the flash lights is never zero shutter lag: the flash fires after the request.
     public enum FlashMode: String, Sendable, Hashable, CaseIterable {
         case off, on, auto
     }
@@ -42,7 +44,7 @@ public struct PhotoSettings: Sendable, Hashable {
     public var comment: String?
     public var qualityPrioritization: QualityPrioritization
     /// Take the frame that was current when the request was made (from the recent-frame ring)
-    /// rather than the next one.
+    /// rather than the next one; not when the flash fires.
     public var zeroShutterLag: Bool
 
     /// Settings with a fresh unique id.

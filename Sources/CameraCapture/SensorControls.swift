@@ -19,10 +19,14 @@ public struct SensorControls: Sendable, Hashable {
     public var flicker: FlickerMode
     /// Torch level 0 (off) … 1.
     public var torchLevel: Double
+    /// Fires the flash once, at this power (0…1 of full), on the next frame the device schedules;
+    /// nil fires nothing. A trigger, not a level: the device takes it with the controls it came
+    /// with and does not keep it, and the lit frame's `FrameMetadata.flashPower` says which it was.
+    public var flashPower: Double?
 
     public init(exposureDuration: Double, analogueGain: Double, digitalGain: Double = 1,
                 whiteBalance: WhiteBalanceGains = .unity, lensPosition: Double = 1, zoomFactor: Double = 1,
-                exposureBias: Double = 0, flicker: FlickerMode = .off, torchLevel: Double = 0) {
+                exposureBias: Double = 0, flicker: FlickerMode = .off, torchLevel: Double = 0, flashPower: Double? = nil) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
         self.digitalGain = digitalGain
@@ -32,6 +36,25 @@ public struct SensorControls: Sendable, Hashable {
         self.exposureBias = exposureBias
         self.flicker = flicker
         self.torchLevel = torchLevel
+        self.flashPower = flashPower
+    }
+
+    /// Throws for the first control outside `capabilities`, naming it and its range: what a
+    /// device's `apply` checks before it takes anything. A flash request on a device without a
+    /// flash (V4L2 cameras, `ScriptedDevice`) is refused the way a torch level on one without a
+    /// torch is.
+    public func validate(within capabilities: DeviceCapabilities) throws(ValueOutOfRangeError) {
+        _ = try ValueOutOfRangeError.check(exposureDuration, in: capabilities.exposureDuration, setting: "exposure duration", unit: "s")
+        _ = try ValueOutOfRangeError.check(analogueGain, in: capabilities.analogueGain, setting: "analogue gain")
+        _ = try ValueOutOfRangeError.check(digitalGain, in: capabilities.digitalGain, setting: "digital gain")
+        _ = try ValueOutOfRangeError.check(lensPosition, in: capabilities.lensPosition, setting: "lens position")
+        _ = try ValueOutOfRangeError.check(zoomFactor, in: capabilities.zoomFactor, setting: "zoom factor", unit: "x")
+        _ = try ValueOutOfRangeError.check(exposureBias, in: capabilities.exposureBias, setting: "exposure bias", unit: "EV")
+        _ = try ValueOutOfRangeError.check(torchLevel, in: capabilities.hasTorch ? 0...1 : 0...0, setting: "torch level")
+        if let flashPower {
+            _ = try ValueOutOfRangeError.check(flashPower, in: capabilities.hasFlash ? 0...1 : 0...0,
+                                               setting: capabilities.hasFlash ? "flash power" : "flash power (the camera has no flash)")
+        }
     }
 }
 

@@ -18,6 +18,18 @@ public struct ThreeAEngine: Sendable {
     private var lastPresentationTime: MediaTime?
     /// The lens position last asked for; nil until autofocus or manual focus moves the lens.
     private var lensPosition: Double?
+    /// The controls returned for the last frame.
+    private var lastControls: SensorControls?
+    /// The exposure, white balance and lens position held while a flash photo is taken, so that
+    /// its ambient, pre-flash and flash frames share them (a lens moving between the ambient and
+    /// the pre-flash frame would spread bright lights differently, which the pre-flash would take
+    /// for its own return) and the flash's light never reaches the 3A loops; nil otherwise.
+    private(set) var flashHold: SensorControls?
+
+    /// The most gain (analogue × digital) the ambient exposure of a flash photo takes in the
+    /// automatic exposure modes: ISO 400 on the simulated sensor's ISO 50. Beyond it the flash,
+    /// not amplified noise, lights the subject — phones hold the ISO of a flash photo down alike.
+    static let flashGainLimit = 8.0
 
     /// An engine for a device with `capabilities` running at `frameRate` frames per second.
     public init(capabilities: DeviceCapabilities, frameRate: Double) throws(ValueOutOfRangeError) {
@@ -51,8 +63,8 @@ public struct ThreeAEngine: Sendable {
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
-    /// controls for the next frames. Throws only for settings the device's validation let through
-    /// but the engine cannot take, naming the setting.
+    /// controls for the next frames (as held while a flash photo is taken). Throws only for settings the device's validation let through but the engine cannot
+    /// take, naming the setting.
     public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore)
         throws(ValueOutOfRangeError) -> SensorControls {
         let versioned = store.versioned
@@ -64,12 +76,43 @@ public struct ThreeAEngine: Sendable {
         let nominal = 1 / settings.frameRate
         let interval = lastPresentationTime.map { (frame.presentationTime - $0).seconds } ?? nominal
         lastPresentationTime = frame.presentationTime
-        let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
-        let gains = controls.whiteBalance.update(frame: frame)
-        return SensorControls(
-            exposureDuration: exposure.duration, analogueGain: exposure.analogueGain, digitalGain: exposure.digitalGain,
-            whiteBalance: gains, lensPosition: focusLens(on: frame), zoomFactor: settings.zoomFactor,
-            exposureBias: controls.exposure.bias.current, flicker: settings.flicker, torchLevel: settings.torchLevel)
+        var next: SensorControls
+        if let flashHold {
+            next = flashHold
+        } else {
+            let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
+            next = SensorControls(exposureDuration: exposure.duration, analogueGain: exposure.analogueGain,
+                                  digitalGain: exposure.digitalGain, whiteBalance: controls.whiteBalance.update(frame: frame),
+                                  lensPosition: focusLens(on: frame))
+        }
+        next.zoomFactor = settings.zoomFactor
+        next.exposureBias = controls.exposure.bias.current
+        next.flicker = settings.flicker
+        next.torchLevel = settings.torchLevel
+        lastControls = next
+        return next
+    }
+
+    /// Holds exposure, white balance and focus for a flash photo from the next `update` on: at
+    /// what was last asked for (or what `frame` was made with, before any), with the gain of an
+    /// automatic exposure brought down to `flashGainLimit` at the longest duration — the flash
+    /// lights the rest. A locked or custom exposure is held as it is.
+    mutating func holdForFlash(_ frame: FrameMetadata) {
+        var held = lastControls ?? SensorControls(exposureDuration: frame.exposureDuration.seconds, analogueGain: frame.analogueGain,
+                                                  digitalGain: frame.digitalGain, whiteBalance: frame.whiteBalanceGains,
+                                                  lensPosition: frame.lensPosition)
+        let program = controls.exposure.program
+        let limit = program.durationRange.upperBound * Self.flashGainLimit
+        if controls.exposure.mode == .continuousAuto || controls.exposure.mode == .autoOnce,
+           held.exposureDuration * held.analogueGain * held.digitalGain > limit {
+            held.setExposure(program.split(limit))
+        }
+        flashHold = held
+    }
+
+    /// Lets auto-exposure, white balance and autofocus run again.
+    mutating func releaseFlashHold() {
+        flashHold = nil
     }
 
     /// The lens position for the next frames: autofocus's on the focus region's sharpness (measured

@@ -21,10 +21,14 @@ public struct FrameMetadata: Sendable, Hashable {
     public var rowReadoutTime: Double
     /// The lens aperture as an f-number (EXIF FNumber).
     public var fNumber: Double
+    /// The power (0…1 of full) the flash fired at during this frame's exposure, or nil when it did
+    /// not fire: how a photo finds the frame its flash lit.
+    public var flashPower: Double?
 
     public init(exposureDuration: MediaTime, analogueGain: Double, baseISO: Double, digitalGain: Double = 1,
                 exposureBias: Double = 0, lensPosition: Double = 1, whiteBalanceGains: WhiteBalanceGains = .unity,
-                zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0, fNumber: Double = 2) {
+                zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0, fNumber: Double = 2,
+                flashPower: Double? = nil) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
         self.baseISO = baseISO
@@ -36,6 +40,7 @@ public struct FrameMetadata: Sendable, Hashable {
         self.flicker = flicker
         self.rowReadoutTime = rowReadoutTime
         self.fNumber = fNumber
+        self.flashPower = flashPower
     }
 
     /// The ISO speed of the analogue gain.

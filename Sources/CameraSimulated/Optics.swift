@@ -1,7 +1,8 @@
 import CameraCore
 
-/// The lens between the scene and the sensor: defocus that grows with the distance between the
-/// focus plane and each point (in dioptres), and zoom as a centred crop.
+/// The lens between the scene and the sensor: the camera's own light (torch, flash) on the scene,
+/// defocus that grows with the distance between the focus plane and each point (in dioptres), and
+/// zoom as a centred crop.
 enum Optics {
     /// Blur radius in pixels per dioptre of defocus for a 1920-pixel-wide image.
     static let blurPerDioptre: Float = 4
@@ -20,13 +21,15 @@ enum Optics {
         blurPerDioptre * Float(width) / 1920 * abs(focusDioptres(lensPosition: lensPosition) - 1 / depth)
     }
 
-    /// The scene as the lens images it: plus the torch's light (falling off with the square of
-    /// depth), blurred per pixel by its defocus.
-    static func image(of scene: SceneImage, lensPosition: Double, torchRadiance: Float) -> RadianceImage {
+    /// The scene as the lens images it: plus the light of a source at the camera (torch, flash)
+    /// that gives a white surface 1 m away `cameraLight` cd/m², added in grey as albedo ×
+    /// `cameraLight` / depth² (so it falls off with the square of depth, and surfaces of albedo 0 —
+    /// sky, light sources, every pixel of an HDR image — get none); blurred per pixel by its defocus.
+    static func image(of scene: SceneImage, lensPosition: Double, cameraLight: Float) -> RadianceImage {
         var lit = scene.radiance
-        if torchRadiance > 0 {
+        if cameraLight > 0 {
             for i in 0..<(scene.width * scene.height) {
-                let added = scene.albedo[i] * torchRadiance / (scene.depth[i] * scene.depth[i])
+                let added = scene.albedo[i] * cameraLight / (scene.depth[i] * scene.depth[i])
                 for channel in 0..<3 { lit.samples[i * 3 + channel] += added }
             }
         }

@@ -5,7 +5,9 @@ extension SimulatedCamera {
     /// Sets the sensor and lens for the frames to come. Like a real sensor, a new exposure time
     /// shows two frames after the frame last scheduled and a new analogue gain one frame after
     /// (at once while no frame is in flight: stopped, or started without a frame yet); the other
-    /// controls apply from the next frame. Each frame's metadata tells what it was captured with.
+    /// controls apply from the next frame. A flash request fires once, on the next frame scheduled
+    /// (stopping the stream drops it). Each frame's metadata tells what it was captured with,
+    /// the flash's power included.
     /// A value outside `capabilities` (or a white-balance gain outside `whiteBalanceGainRange`)
     /// throws naming the control and its range, and nothing changes. Exposure durations are exact
     /// for whole fractions of a second (1/30) and kept to the microsecond otherwise.
@@ -45,16 +47,9 @@ extension SimulatedCamera {
 
     /// Throws for the first control outside what the simulated sensor and lens accept.
     private static func validate(_ controls: SensorControls) throws(ValueOutOfRangeError) {
-        let capabilities = standardCapabilities
-        _ = try ValueOutOfRangeError.check(controls.exposureDuration, in: capabilities.exposureDuration, setting: "exposure duration", unit: "s")
-        _ = try ValueOutOfRangeError.check(controls.analogueGain, in: capabilities.analogueGain, setting: "analogue gain")
-        _ = try ValueOutOfRangeError.check(controls.digitalGain, in: capabilities.digitalGain, setting: "digital gain")
+        try controls.validate(within: standardCapabilities)
         _ = try ValueOutOfRangeError.check(controls.whiteBalance.red, in: whiteBalanceGainRange, setting: "red white-balance gain")
         _ = try ValueOutOfRangeError.check(controls.whiteBalance.green, in: whiteBalanceGainRange, setting: "green white-balance gain")
         _ = try ValueOutOfRangeError.check(controls.whiteBalance.blue, in: whiteBalanceGainRange, setting: "blue white-balance gain")
-        _ = try ValueOutOfRangeError.check(controls.lensPosition, in: capabilities.lensPosition, setting: "lens position")
-        _ = try ValueOutOfRangeError.check(controls.zoomFactor, in: capabilities.zoomFactor, setting: "zoom factor", unit: "x")
-        _ = try ValueOutOfRangeError.check(controls.exposureBias, in: capabilities.exposureBias, setting: "exposure bias", unit: "EV")
-        _ = try ValueOutOfRangeError.check(controls.torchLevel, in: capabilities.hasTorch ? 0...1 : 0...0, setting: "torch level")
     }
 }

@@ -45,4 +45,15 @@ extension SimulatedCamera {
 
     /// Radiance the torch adds to a white surface 1 m away at full power, in cd/m².
     static let torchRadiance: Float = 300
+
+    /// The exposure the flash adds, at full power, to a white surface 1 m away, in cd·s/m²: a
+    /// pulse, so unlike the continuous torch it does not grow with the exposure time. Like the
+    /// torch it falls off with the square of depth and lights only what has an albedo (an HDR
+    /// image has none, so the flash changes nothing there).
+    ///
+    /// 10 cd·s/m² is what a phone's LED flash gives: on its own it puts an 18% grey card 1 m away
+    /// at mid-grey at the base ISO (0.18 × 10 cd·s/m² × sensitivity 0.1 per cd·s/m² = 0.18 of full
+    /// scale) whatever the shutter — a guide number of 2.7 m at ISO 50 at this f/2.7 lens (3.8 m at
+    /// ISO 100) — and as much as the full torch gives in 1/30 s.
+    public static let flashEnergy: Float = 10
 }

@@ -17,35 +17,71 @@ extension SimulatedCamera {
         }
 
         mutating func render(_ plan: FramePlan, seed: UInt64, into buffer: PixelBuffer) {
-            let image = paintedScene()
             let metadata = plan.metadata
-            if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
-                let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
-                let optical = Optics.image(of: image, lensPosition: metadata.lensPosition, torchRadiance: torch)
-                lensImage = (metadata.lensPosition, plan.torchLevel, optical, PackedRadiance(optical))
-                zoomedImage = nil
-            }
-            var optical = lensImage!.packed
-            var originX = scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: image.width, viewWidth: viewSize.width)
-            if metadata.zoomFactor != 1 {
-                if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
-                    let zoomed = Optics.zoom(lensImage!.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
-                    zoomedImage = (metadata.zoomFactor, originX, PackedRadiance(zoomed))
-                }
-                optical = zoomedImage!.packed
-                originX = 0
-            }
             let exposure = metadata.exposureDuration.seconds
             let start = plan.presentationTime.seconds
             let rowLight = (0..<viewSize.height).map { row in
                 Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
             }
+            let ambient = ambientImage(for: plan)
+            let optical = metadata.flashPower.map { power in flashLit(power: power, plan: plan, rowLight: rowLight) } ?? ambient.packed
             var rng = NoiseSource.stream(seed: seed, frame: plan.index)
-            readout.read(optical, originX: originX,
+            readout.read(optical, originX: ambient.originX,
                          exposure: ExposureValues(duration: exposure, analogueGain: metadata.analogueGain,
                                                   digitalGain: metadata.digitalGain, whiteBalance: metadata.whiteBalanceGains,
                                                   illuminant: plan.illuminant),
                          rowLight: rowLight, noise: &rng, into: buffer)
+        }
+
+        /// The optical image of the scene and the torch through the lens and zoom, cached while
+        /// the lens, torch, zoom and pan stay; and the column the view starts at in it (0 when
+        /// zoomed: the zoomed image is the view).
+        private mutating func ambientImage(for plan: FramePlan) -> (packed: PackedRadiance, originX: Int) {
+            let image = paintedScene()
+            let metadata = plan.metadata
+            if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
+                let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
+                let optical = Optics.image(of: image, lensPosition: metadata.lensPosition, cameraLight: torch)
+                lensImage = (metadata.lensPosition, plan.torchLevel, optical, PackedRadiance(optical))
+                zoomedImage = nil
+            }
+            let lens = lensImage!
+            let originX = panOrigin(at: plan, imageWidth: image.width)
+            guard metadata.zoomFactor != 1 else { return (lens.packed, originX) }
+            if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
+                let zoomed = Optics.zoom(lens.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
+                zoomedImage = (metadata.zoomFactor, originX, PackedRadiance(zoomed))
+            }
+            return (zoomedImage!.packed, 0)
+        }
+
+        /// The lens image `ambientImage` cached plus the flash's pulse, for this frame alone (zoomed
+        /// when the view is). The pulse's energy is spread over the exposure as a radiance, so that
+        /// the read-out, which multiplies radiance by the exposure time, gives the same energy at
+        /// any exposure; and each row's share is divided by the row's light factor, which the
+        /// read-out multiplies back in: the scene's light steps and mains flicker do not scale it.
+        private mutating func flashLit(power: Double, plan: FramePlan, rowLight: [Float]) -> PackedRadiance {
+            let metadata = plan.metadata
+            var unlit = paintedScene()
+            unlit.radiance = RadianceImage(width: unlit.width, height: unlit.height)
+            let light = Float(power) * SimulatedCamera.flashEnergy / Float(metadata.exposureDuration.seconds)
+            var flash = Optics.image(of: unlit, lensPosition: metadata.lensPosition, cameraLight: light)
+            var lit = lensImage!.image
+            if metadata.zoomFactor != 1 {
+                let originX = panOrigin(at: plan, imageWidth: unlit.width)
+                lit = Optics.zoom(lit, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
+                flash = Optics.zoom(flash, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
+            }
+            let rowLength = lit.width * 3
+            for y in 0..<lit.height {
+                let share = 1 / max(rowLight[y], 1e-6)
+                for i in (y * rowLength)..<((y + 1) * rowLength) { lit.samples[i] += flash.samples[i] * share }
+            }
+            return PackedRadiance(lit)
+        }
+
+        private func panOrigin(at plan: FramePlan, imageWidth: Int) -> Int {
+            scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: imageWidth, viewWidth: viewSize.width)
         }
 
         mutating func groundTruth(at time: Double, zoom: Double) -> SimulatedGroundTruth {

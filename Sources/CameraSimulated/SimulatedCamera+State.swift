@@ -22,9 +22,11 @@ extension SimulatedCamera {
         var isStreaming = false
         var availability = Availability.available
         /// The controls last applied; exposure and gain reach the sensor through `pipeline`,
-        /// the others apply from the next frame scheduled.
+        /// the others apply from the next frame scheduled. Never holds a flash request.
         private(set) var requested: SensorControls
         private var pipeline: ControlPipeline
+        /// The power of a flash requested for the next frame scheduled.
+        private var pendingFlash: Double?
         var illuminant = Illuminant.neutral
         /// The last frame scheduled since the stream started; nil before its first frame.
         private var lastFrame: UInt64?
@@ -41,7 +43,8 @@ extension SimulatedCamera {
             self.stream = stream
         }
 
-        /// Takes validated controls: exposure and gain enter the pipeline when they change.
+        /// Takes validated controls: exposure and gain enter the pipeline when they change, and a
+        /// flash request waits for the next frame scheduled.
         mutating func request(_ controls: SensorControls) {
             if controls.exposureDuration != requested.exposureDuration {
                 pipeline.request(exposure: SimulatedCamera.exposureTime(seconds: controls.exposureDuration), lastFrame: lastFrame)
@@ -49,20 +52,24 @@ extension SimulatedCamera {
             if controls.analogueGain != requested.analogueGain {
                 pipeline.request(gain: controls.analogueGain, lastFrame: lastFrame)
             }
+            if let power = controls.flashPower { pendingFlash = power }
             requested = controls
+            requested.flashPower = nil
         }
 
-        /// Ends the stream: pending requests settle, and the next start resumes stream time
-        /// where it stopped.
+        /// Ends the stream: pending requests settle, a flash waiting for its frame is dropped (that
+        /// frame will not come), and the next start resumes stream time where it stopped.
         mutating func stop() {
             isStreaming = false
             pipeline.settle()
+            pendingFlash = nil
             lastFrame = nil
             origin = nil
         }
 
-        /// Schedules the next frame: applies due requests and advances the clock. An exposure
-        /// longer than the frame duration stretches the frame, as on a real sensor.
+        /// Schedules the next frame: applies due requests (a flash waiting fires on it) and advances
+        /// the clock. An exposure longer than the frame duration stretches the frame, as on a real
+        /// sensor.
         mutating func plan() -> FramePlan {
             let settings = pipeline.settings(forFrame: nextFrame)
             let duration = max(stream.frameDuration, settings.exposure)
@@ -76,8 +83,9 @@ extension SimulatedCamera {
                     baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: requested.digitalGain,
                     exposureBias: requested.exposureBias, lensPosition: requested.lensPosition,
                     whiteBalanceGains: requested.whiteBalance, zoomFactor: requested.zoomFactor, flicker: requested.flicker,
-                    rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber),
+                    rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber, flashPower: pendingFlash),
                 torchLevel: requested.torchLevel, illuminant: illuminant)
+            pendingFlash = nil
             lastFrame = nextFrame
             nextFrame += 1
             nextTime = nextTime + duration

@@ -89,30 +89,3 @@ struct ClosedLoopEvaluation {
                       oscillations: oscillations, samples: samples)
     }
 }
-
-/// What a frame's pixels say about the ground truth: the subject's mean linear luminance and the
-/// clipped fraction outside the sun.
-struct GroundTruthReading {
-    let subjectLinearMean: Double
-    let nonSunClippedFraction: Double
-
-    init(_ buffer: PixelBuffer, truth: SimulatedGroundTruth) {
-        let rgb = buffer.rgb8()
-        let linear = SRGB.linearOf8Bit
-        var subjectSum = 0.0, subjectCount = 0, clipped = 0, others = 0
-        for i in 0..<(buffer.width * buffer.height) {
-            let (red, green, blue) = (rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2])
-            let (r, g, b) = (Int(red), Int(green), Int(blue))
-            if truth.subjectMask[i] == 1 {
-                subjectSum += Double(BT709.redWeight * linear[r] + BT709.greenWeight * linear[g] + BT709.blueWeight * linear[b])
-                subjectCount += 1
-            }
-            if truth.sunMask[i] == 0 {
-                others += 1
-                if BT709.luma8(red: red, green: green, blue: blue) >= 250 { clipped += 1 }
-            }
-        }
-        subjectLinearMean = subjectCount > 0 ? subjectSum / Double(subjectCount) : 0
-        nonSunClippedFraction = others > 0 ? Double(clipped) / Double(others) : 0
-    }
-}

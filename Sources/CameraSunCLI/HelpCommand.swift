@@ -50,8 +50,8 @@ enum HelpCommand {
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
-                               [--count N] [--library DIR] [--width W --height H] [--framerate F] [--seed N]
-                               [--quality Q] [--no-zsl] [--realtime|--no-realtime] [--json]
+                               [--flash off|on|auto] [--count N] [--library DIR] [--width W --height H]
+                               [--framerate F] [--seed N] [--quality Q] [--no-zsl] [--realtime|--no-realtime] [--json]
         Checks that the library's disk has room for the whole burst, waits for auto-exposure to
         settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,
         default 1) as overlapping requests and writes each into the library (--library DIR, default
@@ -60,10 +60,15 @@ enum HelpCommand {
         the frame current at each request; --no-zsl waits for the next one. --width/--height
         default to 1920x1080. --shutter fixes the exposure (--gain defaults to 1; a shutter longer
         than a frame lowers the frame rate); otherwise --ev biases auto-exposure; --metering as for
-        meter. --json prints {"assets":[…]}, each with id, path (absolute), width, height,
-        exposureTime, iso, evBias, meteringMode and shutterToFileMs (request → fsynced file and
-        catalogue row). A photo the library cannot take is named on stderr with the reason and kept
-        in $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
+        meter. --flash on fires the flash for every photo, auto when the scene is dim (below 10
+        cd/m²), off (the default) never: a pre-flash measures the subject, then the flash fires at
+        the power that puts it at mid-grey (shifted by --ev) — full power and a warning when it is
+        out of reach — and the photo is the flash's frame (never zero shutter lag). A camera
+        without a flash refuses on. --json prints {"assets":[…]}, each with id, path (absolute),
+        width, height, exposureTime, iso, evBias, meteringMode, flash, flashFired, flashPower
+        (when it fired, 0…1) and shutterToFileMs (request → fsynced file and catalogue row). A
+        photo the library cannot take is named on stderr with the reason and kept in
+        $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
         """,
         "devices": """
         usage: camerasun devices [--json]

@@ -9,7 +9,9 @@ import PhotoLibrary
 /// on stderr with the reason and kept in a rescue folder; the others go on, and the exit code is 1.
 enum PhotoCommand {
     /// One saved photo in `--json` output. `path` is absolute; `iso` is the EXIF ISO speed (analogue
-    /// × digital gain); `shutterToFileMs` runs from the request to the fsynced file and committed row.
+    /// × digital gain); `flash` the `--flash` mode, `flashFired` whether it fired and `flashPower`
+    /// at what power (0…1, absent when it did not); `shutterToFileMs` runs from the request to the
+    /// fsynced file and committed row.
     struct AssetReport: Encodable {
         let id: String
         let path: String
@@ -19,6 +21,9 @@ enum PhotoCommand {
         let iso: Double
         let evBias: Double
         let meteringMode: String
+        let flash: String
+        let flashFired: Bool
+        let flashPower: Double?
         let shutterToFileMs: Double
     }
 
@@ -97,7 +102,7 @@ enum PhotoCommand {
             terminal.print("\(label): \(saved.asset.path)  \(saved.asset.width)x\(saved.asset.height)  "
                 + "\(ShutterSpeed.describe(MediaTime(seconds: exposure.exposureTime, preferredTimescale: 1_000_000)))  "
                 + "ISO \(Int(exposure.iso))  EV \(String(format: "%+.1f", exposure.evBias))  \(exposure.meteringMode)  "
-                + "\(milliseconds(saved.shutterToFile)) ms")
+                + describe(saved.flash) + "\(milliseconds(saved.shutterToFile)) ms")
         case .notTaken(let error):
             terminal.error("camerasun: error: \(label) was not taken: \(error)")
         case .notSaved(let error, .success(let path)):
@@ -132,6 +137,15 @@ enum PhotoCommand {
         }
     }
 
+    /// "flash 23%  " when the flash fired (with a warning when the subject was out of its reach),
+    /// nothing when it did not.
+    private static func describe(_ flash: PhotoFlash) -> String {
+        guard let exposure = flash.exposure else { return "" }
+        let reach = exposure.isOutOfRange
+            ? " (subject out of reach: \(String(format: "%+.1f", exposure.expectedError)) EV)" : ""
+        return "flash \(Int((exposure.power * 100).rounded()))%\(reach)  "
+    }
+
     /// "12.3"
     private static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f", duration.seconds * 1000)
@@ -148,6 +162,9 @@ extension PhotoCommand.AssetReport {
         iso = photo.exposure.iso
         evBias = photo.exposure.evBias
         meteringMode = photo.exposure.meteringMode
+        flash = photo.flash.mode.rawValue
+        flashFired = photo.flash.fired
+        flashPower = photo.flash.power
         shutterToFileMs = photo.shutterToFile.seconds * 1000
     }
 }

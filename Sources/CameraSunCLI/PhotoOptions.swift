@@ -22,6 +22,8 @@ struct PhotoOptions {
     let count: Int
     let quality: Int
     let zeroShutterLag: Bool
+    /// `--flash off|on|auto` (default off).
+    let flash: PhotoSettings.FlashMode
     let json: Bool
     let libraryDirectory: URL
     private let bias: Double
@@ -36,6 +38,7 @@ struct PhotoOptions {
         count = try Self.wholeNumber("count", in: Self.countRange, &arguments) ?? 1
         quality = try Self.wholeNumber("quality", in: JPEGEncoder.qualityRange, &arguments) ?? 90
         zeroShutterLag = arguments.toggle("zsl") ?? true
+        flash = try arguments.option("flash", expected: "off, on or auto", PhotoSettings.FlashMode.init(rawValue:)) ?? .off
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
         let ev = try arguments.double("ev")
         bias = ev ?? 0
@@ -68,9 +71,12 @@ struct PhotoOptions {
         return settings
     }
 
-    /// Fresh settings for each request: JPEG at `--quality`, zero shutter lag unless `--no-zsl`.
+    /// Fresh settings for each request: JPEG at `--quality`, `--flash`, zero shutter lag unless
+    /// `--no-zsl` (a photo the flash lights never is).
     var photoSettings: @Sendable () -> PhotoSettings {
-        { [quality, zeroShutterLag] in PhotoSettings(format: .jpeg(quality: quality), zeroShutterLag: zeroShutterLag) }
+        { [quality, flash, zeroShutterLag] in
+            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, zeroShutterLag: zeroShutterLag)
+        }
     }
 
     /// `--name N`, a whole number within `range`; nil when absent.

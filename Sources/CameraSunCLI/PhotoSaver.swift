@@ -23,6 +23,8 @@ struct PhotoSaver: Sendable {
         let asset: Asset
         /// The exposure stored with it (the asset's, which a photo taken here always has).
         let exposure: Asset.Exposure
+        /// Whether the flash fired, and at what power.
+        let flash: PhotoFlash
         /// From the request to the fsynced file and committed catalogue row.
         let shutterToFile: Duration
     }
@@ -64,7 +66,7 @@ struct PhotoSaver: Sendable {
         let record = PhotoRecord(photo)
         switch await store(photo, record: record) {
         case .success(let asset):
-            return .saved(SavedPhoto(asset: asset, exposure: record.exposure, shutterToFile: .now - requested))
+            return .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash, shutterToFile: .now - requested))
         case .failure(let error):
             return .notSaved(error, rescue: Self.rescue(photo))
         }

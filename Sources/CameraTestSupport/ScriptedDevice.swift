@@ -146,10 +146,9 @@ public final class ScriptedDevice: CaptureDevice {
         }
     }
 
+    /// Takes controls within `capabilities`; a flash request fails, as on any camera without one.
     public func apply(_ controls: SensorControls) throws(ValueOutOfRangeError) {
-        _ = try ValueOutOfRangeError.check(controls.exposureDuration, in: capabilities.exposureDuration, setting: "exposure duration", unit: "s")
-        _ = try ValueOutOfRangeError.check(controls.analogueGain, in: capabilities.analogueGain, setting: "analogue gain")
-        _ = try ValueOutOfRangeError.check(controls.digitalGain, in: capabilities.digitalGain, setting: "digital gain")
+        try controls.validate(within: capabilities)
         state.withLock { $0.appliedControls = controls }
     }
 

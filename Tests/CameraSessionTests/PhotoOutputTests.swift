@@ -36,22 +36,13 @@ struct PhotoOutputTests {
         return try #require(last)
     }
 
-    /// Collects a request's stage names in order.
-    final class StageLog: Sendable {
-        private let names = Locked<[String]>([])
-        func record(_ event: PhotoCaptureEvent) { names.withLock { $0.append(event.name) } }
-        var all: [String] { names.withLock { $0 } }
-    }
-
-    static let stages = ["willBegin", "willCapture", "didCapture", "didFinishProcessing", "didFinishCapture"]
-
     @Test("100 overlapping requests: 100 photos, unique ids, every stage exactly once and in order")
     func overlapping() async throws {
         try await Self.run(photos: PhotoOutput(maximumInFlight: 8)) { device, photos, frames, _ in
             _ = try await Self.deliver(1, device, frames)
             device.allowFrames(1_000)
             frames.alwaysDiscardsLateFrames = true
-            let logs = (0..<100).map { _ in StageLog() }
+            let logs = (0..<100).map { _ in PhotoStageLog() }
             let photosTaken = try await withThrowingTaskGroup(of: CapturedPhoto.self) { group in
                 for log in logs {
                     group.addTask { try await photos.capture(PhotoSettings(), events: log.record) }
@@ -60,7 +51,7 @@ struct PhotoOutputTests {
             }
             #expect(photosTaken.count == 100)
             #expect(Set(photosTaken.map(\.settings.uniqueID)).count == 100)
-            #expect(logs.allSatisfy { $0.all == Self.stages }, "\(logs.map(\.all).first { $0 != Self.stages } ?? [])")
+            #expect(logs.allSatisfy { $0.all == PhotoStageLog.stages }, "\(logs.map(\.all).first { $0 != PhotoStageLog.stages } ?? [])")
             for photo in photosTaken {
                 #expect(Array(photo.data.prefix(2)) == [0xFF, 0xD8] && Array(photo.data.suffix(2)) == [0xFF, 0xD9])
                 #expect(photo.size == PixelSize(width: 64, height: 48))
@@ -91,7 +82,7 @@ struct PhotoOutputTests {
             _ = try await Self.deliver(1, device, frames)
             let settings = PhotoSettings()
             _ = try await photos.capture(settings)
-            let log = StageLog()
+            let log = PhotoStageLog()
             await #expect(throws: PhotoCaptureError.reusedSettings(uniqueID: settings.uniqueID)) {
                 try await photos.capture(settings, events: log.record)
             }
@@ -120,9 +111,9 @@ struct PhotoOutputTests {
     @Test("Without frames a request fails with advice instead of waiting for ever")
     func notRunning() async throws {
         let photos = PhotoOutput(frameWait: .milliseconds(100))
-        let log = StageLog()
+        let log = PhotoStageLog()
         await #expect(throws: PhotoCaptureError.notRunning) { try await photos.capture(PhotoSettings(), events: log.record) }
-        #expect(log.all == Self.stages)
+        #expect(log.all == PhotoStageLog.stages)
         #expect(PhotoCaptureError.notRunning.description.contains("start the session"))
     }
 
@@ -142,6 +133,28 @@ struct PhotoOutputTests {
             #expect(tags["Artist"] as? String == "Ansel")
             #expect(abs((tags["GPSLatitude"] as? Double ?? 0) - 48.8584) < 1e-6)
             #expect(tags["ExifImageWidth"] as? Int == 64)
+        }
+    }
+
+    @Test("A camera without a flash: on fails naming the problem after every stage, auto in the dark and off never fire, EXIF says no flash")
+    func cameraWithoutFlash() async throws {
+        try await Self.run { device, photos, frames, _ in
+            device.setSceneLuminance(1)
+            _ = try await Self.deliver(2, device, frames)
+            let log = PhotoStageLog()
+            let error = await failure { _ = try await photos.capture(PhotoSettings(flashMode: .on), events: log.record) }
+            #expect(error == "flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
+            #expect(log.all == PhotoStageLog.stages)
+            for mode in [PhotoSettings.FlashMode.auto, .off] {
+                let photo = try await photos.capture(PhotoSettings(flashMode: mode))
+                #expect(photo.metadata.sceneLuminance(linearMean: photo.statistics.linearMean) < 10, "dark enough for auto to fire")
+                #expect(!photo.flash.isAvailable && !photo.flash.fired && photo.metadata.flashPower == nil)
+                #expect(try ExifTool.read(photo.data)["Flash"] as? Int == 0x20, "EXIF: no flash function")
+            }
+            let refused = try #require(throws: ValueOutOfRangeError.self) {
+                try device.apply(SensorControls(exposureDuration: 0.01, analogueGain: 1, flashPower: 1))
+            }
+            #expect(refused.description == "flash power (the camera has no flash) 1 is outside the supported range 0…0 — choose a value in that range")
         }
     }
 }

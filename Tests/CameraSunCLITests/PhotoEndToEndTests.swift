@@ -22,7 +22,8 @@ struct PhotoEndToEndTests {
             #expect(Set(ids).count == 5)
             for asset in assets {
                 #expect(Set(asset.keys) == ["id", "path", "width", "height", "exposureTime", "iso", "evBias", "meteringMode",
-                                            "shutterToFileMs"])
+                                            "flash", "flashFired", "shutterToFileMs"])
+                #expect(asset["flash"] as? String == "off" && asset["flashFired"] as? Bool == false)
                 let path = try #require(asset["path"] as? String)
                 #expect(path.hasPrefix(libraryDirectory.path + "/"))
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -98,6 +99,25 @@ struct PhotoEndToEndTests {
                 #expect(line.contains("320x180") && line.contains(" sun ") && line.hasSuffix(" ms"), "\(line)")
             }
             #expect(lines[4].hasPrefix("3 photos saved in \(libraryDirectory.path); shutter → file median "))
+        }
+    }
+
+    @Test("--flash auto at night-street: both photos fired the flash, as JSON and exiftool say")
+    func flashAuto() throws {
+        try withScratchDirectory { directory in
+            let libraryDirectory = directory.appendingPathComponent("Library")
+            let result = try CameraSunBinary.run(["photo", "--source", "sim:night-street", "--flash", "auto", "--count", "2",
+                                                  "--library", libraryDirectory.path, "--json"] + Self.small)
+            #expect(result.exitCode == 0, "\(result)")
+            let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
+            try #require(assets.count == 2, "\(result)")
+            for asset in assets {
+                #expect(asset["flash"] as? String == "auto" && asset["flashFired"] as? Bool == true, "\(asset)")
+                #expect((1.0 / 64...1).contains(jsonNumber(asset["flashPower"]) ?? 0), "\(asset)")
+            }
+            for tags in try exiftool(assets.compactMap { $0["path"] as? String }).values {
+                #expect(jsonNumber(tags["Flash"]) == 0x19, "auto, fired")
+            }
         }
     }
 }

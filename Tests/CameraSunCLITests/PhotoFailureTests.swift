@@ -126,7 +126,8 @@ struct PhotoFailureTests {
               ErrorCase(["photo", "--gain", "2"], exit: 2, ["--gain", "--shutter"]),
               ErrorCase(["photo", "--ev", "1", "--shutter", "1/250"], exit: 2, ["--ev", "--shutter"]),
               ErrorCase(["photo", "--metering", "spot@2,2"], exit: 2, ["--metering 'spot@2,2'"]),
-              ErrorCase(["photo", "--flash"], exit: 2, ["'--flash'"]),
+              ErrorCase(["photo", "--flash", "bright"], exit: 2, ["--flash 'bright' is not off, on or auto"]),
+              ErrorCase(["photo", "--fill-flash"], exit: 2, ["'--fill-flash'"]),
           ])
     func usageErrors(_ error: ErrorCase) throws {
         try withScratchDirectory { directory in

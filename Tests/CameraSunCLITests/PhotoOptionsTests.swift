@@ -20,7 +20,7 @@ struct PhotoOptionsTests {
         let settings = try options.cameraSettings(within: SimulatedCamera.standardCapabilities)
         #expect(settings.exposureMode == .continuousAuto && settings.bias == 0 && settings.metering == .sunAware)
         let photo = options.photoSettings()
-        #expect(photo.format == .jpeg(quality: 90) && photo.zeroShutterLag)
+        #expect(photo.format == .jpeg(quality: 90) && photo.zeroShutterLag && photo.flashMode == .off)
         #expect(photo.uniqueID != options.photoSettings().uniqueID, "every request gets fresh settings")
     }
 
@@ -40,6 +40,19 @@ struct PhotoOptionsTests {
         let settings = try options.cameraSettings(within: SimulatedCamera.standardCapabilities)
         #expect(settings.bias == -1.5)
         #expect(settings.metering == .spot(NormalizedPoint(x: 0.2, y: 0.7), radius: MeteringMode.defaultSpotRadius))
+    }
+
+    @Test("--flash reaches every request's settings", arguments: PhotoSettings.FlashMode.allCases)
+    func flash(mode: PhotoSettings.FlashMode) throws {
+        #expect(try Self.options(["--flash", mode.rawValue]).photoSettings().flashMode == mode)
+        #expect(try Self.options(["--flash=\(mode.rawValue)"]).photoSettings().flashMode == mode)
+    }
+
+    @Test("A --flash value other than off, on or auto is a usage error naming it", arguments: ["bright", "ON", ""])
+    func badFlash(value: String) {
+        let error = #expect(throws: CLIError.self) { try Self.options(["--flash", value]) }
+        #expect(error?.kind == .usage && error?.message.contains("--flash '\(value)' is not off, on or auto") == true,
+                "\(String(describing: error))")
     }
 
     @Test("The free-space estimate per pixel holds the noisiest scene, more above quality 90",

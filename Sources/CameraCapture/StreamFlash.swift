@@ -1,0 +1,105 @@
+import CameraCore
+
+/// A flash photo the capture loop took: the frame the main flash lit, as the output that asked
+/// receives it, and the flash exposure the pre-flash measured.
+struct FlashCapture: Sendable {
+    let frame: CapturedFrame
+    let exposure: FlashExposure
+}
+
+/// The flash of one capture stream, as outputs reach it: an output asks for a flash photo and
+/// gets back the frame the main flash lit. Every frame of a stream from a device with a flash
+/// carries it (`CapturedFrame.flash`).
+///
+/// The capture loop takes the requests one at a time, in order — each with its own pre-flash and
+/// flash frames (`FlashSequence`) — as frames come; when the stream ends, the requests still
+/// waiting fail with `notRunning`.
+final class StreamFlash: Sendable {
+    /// A request as the capture loop sees it: its number and the output that made it.
+    struct Request: Sendable {
+        let id: UInt64
+        let requester: ObjectIdentifier
+    }
+
+    private struct Waiting {
+        let request: Request
+        let continuation: CheckedContinuation<Result<FlashCapture, PhotoCaptureError>, Never>
+        let timeout: Task<Void, Never>
+    }
+
+    private struct State {
+        var queue: [Waiting] = []
+        var inProgress: Waiting?
+        var nextID: UInt64 = 0
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+
+    /// Asks for a flash photo for `requester` and waits for it. A request not done within `limit`
+    /// for itself and for each request ahead of it fails with `notRunning` (a stream that stopped
+    /// giving frames), as do the requests still waiting when the stream ends.
+    func capture(for requester: some CaptureOutput, within limit: Duration) async throws(PhotoCaptureError) -> FlashCapture {
+        let result = await withCheckedContinuation { continuation in
+            let accepted = state.withLock { state in
+                guard !state.isClosed else { return false }
+                state.nextID += 1
+                let id = state.nextID, ahead = state.queue.count + (state.inProgress == nil ? 0 : 1)
+                let timeout = Task { [weak self] in
+                    try? await Task.sleep(for: limit * (ahead + 1))
+                    guard !Task.isCancelled else { return }
+                    self?.complete(id, with: .failure(.notRunning))
+                }
+                state.queue.append(Waiting(request: Request(id: id, requester: ObjectIdentifier(requester)),
+                                           continuation: continuation, timeout: timeout))
+                return true
+            }
+            if !accepted { continuation.resume(returning: .failure(.notRunning)) }
+        }
+        return try result.get()
+    }
+
+    /// The oldest waiting request, now in progress; nil while one is in progress or none waits.
+    func start() -> Request? {
+        state.withLock { state in
+            guard state.inProgress == nil, !state.queue.isEmpty else { return nil }
+            state.inProgress = state.queue.removeFirst()
+            return state.inProgress?.request
+        }
+    }
+
+    /// Whether request `id` is still in progress (not given up on for its time limit).
+    func isInProgress(_ id: UInt64) -> Bool {
+        state.withLock { $0.inProgress?.request.id == id }
+    }
+
+    /// Ends request `id`, waiting or in progress, with `result`; nothing when it already ended.
+    func complete(_ id: UInt64, with result: Result<FlashCapture, PhotoCaptureError>) {
+        let ended = state.withLock { state -> Waiting? in
+            if state.inProgress?.request.id == id {
+                defer { state.inProgress = nil }
+                return state.inProgress
+            }
+            guard let index = state.queue.firstIndex(where: { $0.request.id == id }) else { return nil }
+            return state.queue.remove(at: index)
+        }
+        ended?.timeout.cancel()
+        ended?.continuation.resume(returning: result)
+    }
+
+    /// The stream ended: every request fails with `notRunning`, now and from now on.
+    func close() {
+        let ended = state.withLock { state in
+            state.isClosed = true
+            defer {
+                state.queue.removeAll()
+                state.inProgress = nil
+            }
+            return (state.inProgress.map { [$0] } ?? []) + state.queue
+        }
+        for waiting in ended {
+            waiting.timeout.cancel()
+            waiting.continuation.resume(returning: .failure(.notRunning))
+        }
+    }
+}
