@@ -63,8 +63,8 @@ public struct ThreeAEngine: Sendable {
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
-    /// controls for the next frames (as held while a flash photo is taken). Throws only for settings the device's validation let through but the engine cannot
-    /// take, naming the setting.
+    /// controls for the next frames (as held while a flash photo is taken). Throws only for
+    /// settings the device's validation let through but the engine cannot take, naming the setting.
     public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore)
         throws(ValueOutOfRangeError) -> SensorControls {
         let versioned = store.versioned
