@@ -142,6 +142,20 @@ struct ServeTests {
         let onDisk = try FileManager.default.subpathsOfDirectory(atPath: server.library.path).filter { $0.hasSuffix("\(id).jpg") }
         #expect(onDisk.count == 1, "the photo is a file in the library: \(onDisk)")
 
+        // The page's flash button: {"flash":"on"} fires it, as the photo's EXIF says; no flash said off.
+        let flashed = try await connection.json("POST", "/api/photo", #"{"flash":"on"}"#)
+        #expect(flashed.status == 200, "\(flashed.object)")
+        let flashedID = try #require(flashed.object["id"] as? String)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: server.library.path)
+        let paths = try [id, flashedID].map { asset in
+            server.library.appendingPathComponent(try #require(files.first { $0.hasSuffix("\(asset).jpg") })).path
+        }
+        let exif = try exiftool(paths)
+        #expect(jsonNumber(exif[paths[0]]?["Flash"]) == 0x10, "off, did not fire")
+        #expect(jsonNumber(exif[paths[1]]?["Flash"]) == 0x09, "on, fired")
+        let badFlash = try await connection.json("POST", "/api/photo", #"{"flash":"bright"}"#)
+        #expect(badFlash.status == 400 && (badFlash.object["error"] as? String)?.contains("not off, on or auto") == true, "\(badFlash.object)")
+
         #expect(try await connection.json("GET", "/library/20000101-000000000-000000000000").status == 404)
         #expect(try await connection.json("GET", "/library/..%2fcatalog.sqlite").status == 400)
         #expect(try await server.interrupt() == 0)

@@ -36,6 +36,9 @@ import Testing
         #expect(try decode(#"{"factor":2}"#) == ZoomCommand.factor(2))
         #expect(try decode(#"{"rampTo":4,"rate":1}"#) == ZoomCommand.ramp(to: 4, rate: 1))
         #expect(try decode(#"{"mode":"centre"}"#) == MeteringCommand(mode: .centre))
+        #expect(try decode("{}") == PhotoCommand(flash: .off))
+        #expect(try decode(#"{"flash":"auto"}"#) == PhotoCommand(flash: .auto))
+        #expect(try decode(#"{"flash":"on"}"#) == PhotoCommand(flash: .on))
     }
 
     @Test func malformedBodiesNameTheProblem() {
@@ -51,5 +54,7 @@ import Testing
         #expect(message(#"{"view":{"x":1,"y":2,"width":0,"height":3}}"#, as: MeterCommand.self) == "view: view size 0.0x3.0 must be positive")
         #expect(message("[1,2]", as: LockCommand.self) == "the request body: expected a JSON object")
         #expect(message(#"{"ae":"yes"}"#, as: LockCommand.self) == "ae: expected true or false")
+        #expect(message(#"{"flash":"bright"}"#, as: PhotoCommand.self) == "flash: \"bright\" is not off, on or auto")
+        #expect(message(#"{"flash":true}"#, as: PhotoCommand.self) == "flash: expected a string")
     }
 }

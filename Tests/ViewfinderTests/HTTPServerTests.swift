@@ -39,6 +39,7 @@ extension ServerTests {
                 ("/api/zoom", #"{"factor":2}"#, #"{"aeState":"converged","evBias":0}"#),
                 ("/api/metering", #"{"mode":"spot"}"#, #"{"aeState":"converged","evBias":0}"#),
                 ("/api/photo", "", #"{"id":"1"}"#),
+                ("/api/photo", #"{"flash":"auto"}"#, #"{"id":"1"}"#),
             ]
             for (path, body, answer) in calls {
                 let response = try await connection.request("POST", path, headers: ["Host": test.host], body: Data(body.utf8))
@@ -48,7 +49,7 @@ extension ServerTests {
             }
             #expect(test.backend.commands == [
                 "meter devicePoint(CameraCore.NormalizedPoint(x: 0.1, y: 0.9))", "lock LockCommand(ae: Optional(true), af: nil, awb: nil)",
-                "zoom factor(2.0)", "metering spot",
+                "zoom factor(2.0)", "metering spot", "photo flash off", "photo flash auto",
             ])
         }
 

@@ -44,7 +44,8 @@ final class FakeBackend: ViewfinderBackend {
     func setLocks(_ command: LockCommand) async throws { record("lock \(command)") }
     func zoom(_ command: ZoomCommand) async throws { record("zoom \(command)") }
     func setMetering(_ command: MeteringCommand) async throws { record("metering \(command.mode)") }
-    func takePhoto() async throws -> Data {
+    func takePhoto(_ command: PhotoCommand) async throws -> Data {
+        record("photo flash \(command.flash)")
         try await Task.sleep(for: photoDuration)
         return Data(#"{"id":"1"}"#.utf8)
     }

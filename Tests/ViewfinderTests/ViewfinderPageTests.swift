@@ -15,7 +15,7 @@ import Testing
     }
 
     /// The ids the browser tests drive.
-    @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "thumb",
+    @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "flashToggle", "thumb",
                       "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast"])
     func hasTheControl(_ id: String) {
         #expect(ViewfinderPage.html.contains("id=\"\(id)\""))
@@ -37,6 +37,14 @@ import Testing
     func speaksTheSeedsChinese(key: String, chinese: String) {
         #expect(ViewfinderPage.phrases[key]?.zh == chinese)
         #expect(ViewfinderPage.script.contains("\"\(key)\":\"\(chinese)\""))
+    }
+
+    /// The flash button cycles through every mode `/api/photo` takes, and the shutter sends it.
+    @Test func offersEveryFlashMode() {
+        let script = ViewfinderPage.script
+        #expect(script.contains("const FLASH_MODES = ['off', 'auto', 'on'];"))
+        #expect(Set(PhotoCommand.Flash.allCases.map(\.rawValue)) == ["off", "auto", "on"])
+        #expect(script.contains("post('/api/photo', {flash: prefs.flash})"))
     }
 
     @Test func offersEveryMeteringMode() {

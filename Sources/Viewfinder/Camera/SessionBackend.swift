@@ -47,10 +47,15 @@ public final class SessionBackend: ViewfinderBackend {
         return jpeg
     }
 
-    public func takePhoto() async throws -> Data {
+    public func takePhoto(_ command: PhotoCommand) async throws -> Data {
+        let flash: PhotoSettings.FlashMode = switch command.flash {
+        case .off: .off
+        case .on: .on
+        case .auto: .auto
+        }
         let photo: CapturedPhoto
         do {
-            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92)))
+            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: flash))
         } catch {
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
         }

@@ -1,6 +1,6 @@
 extension ViewfinderPage {
     /// The page's script: live state from `/events` (polling `/state` while the events are silent),
-    /// tap to meter, hold to lock, the EV slider, shutter, metering, zoom and display toggles. Every
+    /// tap to meter, hold to lock, the EV slider, shutter and flash, metering, zoom and display toggles. Every
     /// request carries the same-origin cookie that the server set from `?token=`; API errors show
     /// their JSON `error` text in a toast. `ViewfinderPage` lists the server extensions it uses.
     static let script = #"""
@@ -22,6 +22,8 @@ extension ViewfinderPage {
           const preview = $('preview'), square = $('square'), slider = $('evSlider'), bar = $('brightnessBar');
           const meteringButtons = [...document.querySelectorAll('#metering [data-mode]')];
           const zoomButtons = [...document.querySelectorAll('#zoom [data-factor]')];
+          const FLASH_MODES = ['off', 'auto', 'on'];  // the flash button's order, and /api/photo's values
+          const flashText = {off: text.flashOff, auto: text.flashAuto, on: text.flashOn};
           const prefs = loadPrefs();
           let state = {};
           let eventAt = -Infinity;         // when /events last delivered a state
@@ -41,7 +43,7 @@ extension ViewfinderPage {
           }
 
           function loadPrefs() {
-            const defaults = {highContrast: false, overlays: []};
+            const defaults = {highContrast: false, overlays: [], flash: 'off'};
             try {
               return {...defaults, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}')};
             } catch {
@@ -229,6 +231,12 @@ extension ViewfinderPage {
             setStream();
           }
 
+          function showFlash() {
+            if (!FLASH_MODES.includes(prefs.flash)) prefs.flash = 'off';
+            $('flashToggle').textContent = flashText[prefs.flash];
+            $('flashToggle').setAttribute('aria-pressed', String(prefs.flash !== 'off'));
+          }
+
           function applyContrast() {
             document.body.classList.toggle('hc', prefs.highContrast);
             $('contrastToggle').setAttribute('aria-pressed', String(prefs.highContrast));
@@ -294,7 +302,7 @@ extension ViewfinderPage {
           async function takePhoto() {
             restartAnimation($('flash'), 'fire');
             $('shutter').classList.toggle('busy', ++capturing > 0);
-            const asset = await post('/api/photo', {});
+            const asset = await post('/api/photo', {flash: prefs.flash});
             $('shutter').classList.toggle('busy', --capturing > 0);
             if (asset?.id == null) return;
             const url = `/library/${encodeURIComponent(asset.id)}`;
@@ -335,6 +343,11 @@ extension ViewfinderPage {
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));
           $('sunToggle').addEventListener('click', () => toggleOverlay('sun'));
+          $('flashToggle').addEventListener('click', () => {
+            prefs.flash = FLASH_MODES[(FLASH_MODES.indexOf(prefs.flash) + 1) % FLASH_MODES.length];
+            savePrefs();
+            showFlash();
+          });
           $('contrastToggle').addEventListener('click', () => {
             prefs.highContrast = !prefs.highContrast;
             savePrefs();
@@ -343,6 +356,7 @@ extension ViewfinderPage {
           addEventListener('resize', sizeHistogram);
 
           localize();
+          showFlash();
           applyContrast();
           setStream();
           listen();

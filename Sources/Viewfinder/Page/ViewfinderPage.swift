@@ -91,6 +91,7 @@ public enum ViewfinderPage {
             <button type="button" class="chip round" data-factor="4" aria-pressed="false">4×</button>
             <button type="button" class="chip round" data-factor="8" aria-pressed="false">8×</button>
           </div>
+          <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
           <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
           <a id="thumbLink" target="_blank" rel="noopener" data-i18n-label="lastPhoto"><img id="thumb" alt=""></a>
         </nav>

@@ -129,3 +129,32 @@ public struct MeteringCommand: Equatable, Sendable, Decodable {
         self.mode = mode
     }
 }
+
+/// `POST /api/photo`: `{}` or `{"flash":"off"|"on"|"auto"}`; an empty body is flash off.
+public struct PhotoCommand: Equatable, Sendable, Decodable {
+    public enum Flash: String, Sendable, CaseIterable {
+        case off, on, auto
+    }
+
+    public var flash: Flash
+
+    private enum CodingKeys: String, CodingKey {
+        case flash
+    }
+
+    public init(flash: Flash = .off) {
+        self.flash = flash
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let name = try container.decodeIfPresent(String.self, forKey: .flash) else {
+            flash = .off
+            return
+        }
+        guard let mode = Flash(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .flash, in: container, debugDescription: "\"\(name)\" is not off, on or auto")
+        }
+        flash = mode
+    }
+}

@@ -15,8 +15,8 @@ public protocol ViewfinderBackend: Sendable {
     func setLocks(_ command: LockCommand) async throws
     func zoom(_ command: ZoomCommand) async throws
     func setMetering(_ command: MeteringCommand) async throws
-    /// Takes a photo into the library; returns the asset's JSON.
-    func takePhoto() async throws -> Data
+    /// Takes a photo into the library, with the command's flash; returns the asset's JSON.
+    func takePhoto(_ command: PhotoCommand) async throws -> Data
     /// The library's assets as JSON (`{"assets":[…]}`, oldest first).
     func library() async throws -> Data
     /// The file of the catalogued asset `id` and its content type; an unknown id is a 404.

@@ -56,7 +56,10 @@ public struct ViewfinderRoutes: Sendable {
             try await backend.setMetering(try request.decodeJSON())
             return .json(try await backend.state())
         }
-        router.add("POST", "/api/photo") { _ in .json(try await backend.takePhoto()) }
+        router.add("POST", "/api/photo") { request in
+            // A bare POST (the API's first form) is a photo without flash.
+            .json(try await backend.takePhoto(request.body.isEmpty ? PhotoCommand() : try request.decodeJSON()))
+        }
         router.add("GET", "/library") { _ in .json(try await backend.library()) }
         router.add("GET", "/library/:id") { request in
             let file = try await backend.libraryFile(id: request.pathParameters["id"] ?? "")
