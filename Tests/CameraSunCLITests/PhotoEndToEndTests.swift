@@ -118,6 +118,17 @@ struct PhotoEndToEndTests {
             for tags in try exiftool(assets.compactMap { $0["path"] as? String }).values {
                 #expect(jsonNumber(tags["Flash"]) == 0x19, "auto, fired")
             }
+            // The catalogue keeps what the flash did with the photo's metering statistics.
+            let powers = Set(assets.compactMap { jsonNumber($0["flashPower"]) })
+            let rows = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            #expect(rows.count == 2)
+            for row in rows {
+                let statistics = try #require((row["meteringStatistics"] as? String).flatMap { text in
+                    try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                }, "\(row)")
+                #expect(statistics["flash"] as? String == "auto")
+                #expect(jsonNumber(statistics["flashPower"]).map(powers.contains) == true, "\(statistics)")
+            }
         }
     }
 }

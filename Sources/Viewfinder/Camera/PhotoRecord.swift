@@ -8,7 +8,8 @@ import PhotoLibrary
 /// metering statistics as a JSON object.
 public struct PhotoRecord: Sendable {
     public let exposure: Asset.Exposure
-    /// `{"aeState","brightness","clippedFraction","evError","linearMean","sunFraction"}`, keys sorted.
+    /// `{"aeState","brightness","clippedFraction","evError","flash","flashPower","linearMean","sunFraction"}`,
+    /// keys sorted; `flashPower` only when the flash fired.
     public let meteringStatistics: String
 
     public init(_ photo: CapturedPhoto) {
@@ -29,6 +30,9 @@ private struct MeteringRecord: Encodable {
     let evError: Double
     /// searching, converged or locked.
     let aeState: String
+    /// The flash mode asked for (off, on, auto) and the power (0…1) it fired at, nil when it did not.
+    let flash: String
+    let flashPower: Double?
 
     init(_ photo: CapturedPhoto) {
         brightness = photo.statistics.brightness
@@ -37,6 +41,8 @@ private struct MeteringRecord: Encodable {
         sunFraction = photo.statistics.highlights.sunFraction
         evError = photo.threeA.exposureError
         aeState = photo.threeA.exposureState.rawValue
+        flash = photo.flash.mode.rawValue
+        flashPower = photo.flash.power
     }
 
     /// The record as a JSON object with sorted keys.
