@@ -8,7 +8,7 @@ extension SimulatedCamera {
         private var readout: SensorReadout
         private var sceneImage: SceneImage?
         private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage, packed: PackedRadiance)?
-        private var zoomedImage: (zoom: Double, originX: Int, packed: PackedRadiance)?
+        private var zoomedImage: (zoom: Double, originX: Int, image: RadianceImage, packed: PackedRadiance)?
 
         init(scene: SimulatedScene, viewSize: PixelSize, sensor: SensorModel) {
             self.scene = scene
@@ -24,7 +24,9 @@ extension SimulatedCamera {
                 Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
             }
             let ambient = ambientImage(for: plan)
-            let optical = metadata.flashPower.map { power in flashLit(power: power, plan: plan, rowLight: rowLight) } ?? ambient.packed
+            let optical = metadata.flashPower.map { power in
+                flashLit(power: power, ambient: ambient.image, plan: plan, rowLight: rowLight)
+            } ?? ambient.packed
             var rng = NoiseSource.stream(seed: seed, frame: plan.index)
             readout.read(optical, originX: ambient.originX,
                          exposure: ExposureValues(duration: exposure, analogueGain: metadata.analogueGain,
@@ -36,7 +38,7 @@ extension SimulatedCamera {
         /// The optical image of the scene and the torch through the lens and zoom, cached while
         /// the lens, torch, zoom and pan stay; and the column the view starts at in it (0 when
         /// zoomed: the zoomed image is the view).
-        private mutating func ambientImage(for plan: FramePlan) -> (packed: PackedRadiance, originX: Int) {
+        private mutating func ambientImage(for plan: FramePlan) -> (image: RadianceImage, packed: PackedRadiance, originX: Int) {
             let image = paintedScene()
             let metadata = plan.metadata
             if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
@@ -47,31 +49,31 @@ extension SimulatedCamera {
             }
             let lens = lensImage!
             let originX = panOrigin(at: plan, imageWidth: image.width)
-            guard metadata.zoomFactor != 1 else { return (lens.packed, originX) }
+            guard metadata.zoomFactor != 1 else { return (lens.image, lens.packed, originX) }
             if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
                 let zoomed = Optics.zoom(lens.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
-                zoomedImage = (metadata.zoomFactor, originX, PackedRadiance(zoomed))
+                zoomedImage = (metadata.zoomFactor, originX, zoomed, PackedRadiance(zoomed))
             }
-            return (zoomedImage!.packed, 0)
+            let zoomed = zoomedImage!
+            return (zoomed.image, zoomed.packed, 0)
         }
 
-        /// The lens image `ambientImage` cached plus the flash's pulse, for this frame alone (zoomed
-        /// when the view is). The pulse's energy is spread over the exposure as a radiance, so that
+        /// The `ambient` image (`ambientImage`'s, zoomed when the view is) plus the flash's pulse, for
+        /// this frame alone. The pulse's energy is spread over the exposure as a radiance, so that
         /// the read-out, which multiplies radiance by the exposure time, gives the same energy at
         /// any exposure; and each row's share is divided by the row's light factor, which the
         /// read-out multiplies back in: the scene's light steps and mains flicker do not scale it.
-        private mutating func flashLit(power: Double, plan: FramePlan, rowLight: [Float]) -> PackedRadiance {
+        private mutating func flashLit(power: Double, ambient: RadianceImage, plan: FramePlan, rowLight: [Float]) -> PackedRadiance {
             let metadata = plan.metadata
             var unlit = paintedScene()
             unlit.radiance = RadianceImage(width: unlit.width, height: unlit.height)
             let light = Float(power) * SimulatedCamera.flashEnergy / Float(metadata.exposureDuration.seconds)
             var flash = Optics.image(of: unlit, lensPosition: metadata.lensPosition, cameraLight: light)
-            var lit = lensImage!.image
             if metadata.zoomFactor != 1 {
                 let originX = panOrigin(at: plan, imageWidth: unlit.width)
-                lit = Optics.zoom(lit, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
                 flash = Optics.zoom(flash, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
             }
+            var lit = ambient
             let rowLength = lit.width * 3
             for y in 0..<lit.height {
                 let share = 1 / max(rowLight[y], 1e-6)

@@ -54,6 +54,24 @@ import Testing
         #expect(abs(after / before - 1) < 0.03, "before the step \(before) raw, after \(after) raw")
     }
 
+    @Test("A zoomed flash frame is the zoomed view lit: at 2x the flash adds to the grey card what it adds at 1x")
+    func zoomedFlash() async throws {
+        let camera = try rawCamera(.grayCard, seconds: 1.0 / 8000, width: 64, height: 48)
+        func added(zoom: Double) async throws -> Double {
+            try camera.updateControls { $0.zoomFactor = zoom }
+            var ambient = try await camera.nextFrame()
+            while ambient.metadata.zoomFactor != zoom { ambient = try await camera.nextFrame() }
+            try camera.updateControls { $0.flashPower = 0.25 }
+            let lit = try await camera.nextFrame()
+            #expect(lit.metadata.zoomFactor == zoom && lit.metadata.flashPower == 0.25)
+            let card = camera.groundTruth(for: lit).subjectMask
+            return mean(rawValues(lit, mask: card)) - mean(rawValues(ambient, mask: card))
+        }
+        let wide = try await added(zoom: 1), zoomed = try await added(zoom: 2)
+        #expect(wide > 100, "the flash adds \(wide) raw to the card")
+        #expect(abs(zoomed / wide - 1) < 0.03, "at 1x \(wide) raw, at 2x \(zoomed) raw")
+    }
+
     static let pairs = 4
 
     /// In night-street at 320x180, raw 12-bit at gain 16 and full power: the flash's added raw
