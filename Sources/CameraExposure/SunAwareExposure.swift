@@ -27,6 +27,13 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// highlights are not clipped, a lower bound while they are. Kept between frames so the
     /// budget decision does not flip between the exposure that clips and the one that doesn't.
     private var highlightExcess: Double?
+    /// While `highlightExcess` holds a bound learnt from clipping: the subject's scene level (log2
+    /// of its metered value over the exposure) on that frame. Clipping is the firmer evidence: at a
+    /// lower exposure the percentile of cell means reads the same highlights lower (a cell's mean
+    /// hides its brightest pixels, and the glare marked around a light source grows as the exposure
+    /// falls), and letting the bound fall to that reading sent the exposure back into the clipping,
+    /// in a cycle. So the bound is held while the subject stays in the scene it was learnt in.
+    private var clippedAtSceneLevel: Double?
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
     private var backlit = false
@@ -84,7 +91,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
         // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
-        return withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target)
+        return withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target,
+                                     exposure: metadata.totalExposure)
     }
 
     /// The gain that puts the `meteringMode` reading at mid-grey shifted by the bias.
@@ -135,18 +143,21 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// `subjectGain`, lowered so the brightest 2% outside the sun stay under `highlightCeiling` (at most
     /// `highlightBudget` clips) — unless that takes more than `subjectWinsMargin` EV from the
     /// subject: then the subject wins and the highlights clip.
-    mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double) -> Double {
-        let highlights = statistics.highlights
-        let clipped = highlights.nonSunClippedFraction
-        let clipping = clipped > SunAwareExposure.highlightBudget
+    mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double,
+                                        exposure: Double) -> Double {
+        let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
+        let sceneLevel = log2(max(subjectMetered, 1e-6) / exposure)
         if clipping {
             // Clipped highlights are at least full scale: a lower bound, kept at its largest.
             highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
+            clippedAtSceneLevel = sceneLevel
         } else {
             let highlight = SunAwareExposure.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
             let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
-            // Let a larger earlier value fall slowly, so the decision cannot flip frame to frame.
-            highlightExcess = highlightExcess.map { max(measured, $0 - 0.25) } ?? measured
+            if let level = clippedAtSceneLevel, abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
+            // Hold a bound from clipping; let a larger measured value fall slowly, so the decision
+            // cannot flip frame to frame.
+            highlightExcess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured
         }
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
         let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)

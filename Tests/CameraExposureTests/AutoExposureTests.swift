@@ -177,6 +177,29 @@ struct AutoExposureTests {
         #expect(engine.state == .converged)
     }
 
+    @Test("A window that passes for a lamp a stop darker does not make the highlight budget cycle")
+    func windowThatPassesForALampHoldsStill() async throws {
+        // A grey room with a window over 5% of the frame, its middle 4 times and its frame 1.5 times
+        // what clips once the room is at mid-grey. There the whole window clips — too large for a
+        // light source — and the budget lowers the exposure; a stop lower only the middle clips,
+        // small enough to be a lamp, and its frame is taken for the lamp's glare, so nothing outside
+        // the light sources is bright. Trusting that reading sent the exposure back up, every few frames.
+        let room = SimulatedScene(name: "window-as-lamp", summary: "a grey room with a bright window", subjectIntent: 0) { size in
+            SceneImage(width: size.width, height: size.height) { u, v in
+                let (x, y) = ((u - 0.4) / 0.2, (v - 0.1) / 0.25)
+                guard (0...1).contains(x), (0...1).contains(y) else { return .init(radiance: SIMD3(repeating: 100), isSubject: true) }
+                let middle = abs(x - 0.5) < 0.35 && abs(y - 0.5) < 0.35
+                return .init(radiance: SIMD3(repeating: 100 / 0.18 * (middle ? 4 : 1.5)))
+            }
+        }
+        let camera = try Self.camera(room, size: PixelSize(width: 160, height: 120))
+        var engine = Self.engine(for: camera)
+        let totals = try await Self.run(&engine, camera, frames: 60).map(log2)
+        let settled = totals[30...]
+        let swing = settled.max()! - settled.min()!
+        #expect(swing < 1.0 / 6, "the exposure swings \(swing) EV over the last 30 frames")
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
