@@ -32,7 +32,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// lower exposure the percentile of cell means reads the same highlights lower (a cell's mean
     /// hides its brightest pixels, and the glare marked around a light source grows as the exposure
     /// falls), and letting the bound fall to that reading sent the exposure back into the clipping,
-    /// in a cycle. So the bound is held while the subject stays in the scene it was learnt in.
+    /// in a cycle. So the bound is held while the subject stays in the scene it was learnt in, unless
+    /// the highlights have plainly gone: no light source in frame to have taken them in, and the rest
+    /// measuring more than `goneHighlightMargin` EV under the bound.
     private var clippedAtSceneLevel: Double?
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
@@ -40,6 +42,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private var backlitSubjectLevel = SubjectLevelFilter()
 
     public static let backlitRelease = 1.0
+    static let goneHighlightMargin = 1.0
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
@@ -154,7 +157,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
         } else {
             let highlight = SunAwareExposure.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
             let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
-            if let level = clippedAtSceneLevel, abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
+            if let level = clippedAtSceneLevel, let bound = highlightExcess {
+                let gone = statistics.highlights.lightSourceCount == 0 && measured < bound - SunAwareExposure.goneHighlightMargin
+                if gone || abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
+            }
             // Hold a bound from clipping; let a larger measured value fall slowly, so the decision
             // cannot flip frame to frame.
             highlightExcess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured

@@ -200,6 +200,32 @@ struct AutoExposureTests {
         #expect(swing < 1.0 / 6, "the exposure swings \(swing) EV over the last 30 frames")
     }
 
+    @Test("When the clipping window pans out of frame the room returns to mid-grey: a bound learnt from clipping is let go once the highlights have gone")
+    func highlightsLeavingTheFrameReleaseTheBound() async throws {
+        // A grey room panned past a window (5% of the view, 1.5 times what clips with the room at
+        // mid-grey) from frame 30 to frame 45: the budget holds the room under while the window is
+        // in frame and must give the stops back when it has gone.
+        let room = SimulatedScene(name: "room-past-window", summary: "a grey room panned past a window", subjectIntent: 0,
+                                  pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 1, speed: 2)) { size in
+            SceneImage(width: size.width, height: size.height) { u, v in
+                let window = (0.2...0.3).contains(u) && (0.1...0.35).contains(v)
+                return window ? .init(radiance: SIMD3(repeating: 100 / 0.18 * 1.5)) : .init(radiance: SIMD3(repeating: 100), isSubject: true)
+            }
+        }
+        let camera = try Self.camera(room, size: PixelSize(width: 160, height: 120))
+        var engine = Self.engine(for: camera)
+        let analyzer = FrameAnalyzer()
+        var subjectEV: [Double] = []
+        for _ in 0..<90 {
+            let frame = try await camera.nextFrame()
+            subjectEV.append(log2(GroundTruthReading(frame.buffer, truth: camera.groundTruth(for: frame)).subjectLinearMean / Meter.midGrey))
+            let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
+            try camera.updateControls { $0.setExposure(settings) }
+        }
+        #expect(subjectEV[25] < -1.0 / 3, "the budget holds the room under while the window clips: \(subjectEV[25]) EV")
+        #expect(subjectEV[70...].allSatisfy { abs($0) < 1.0 / 6 }, "after the window: \(subjectEV[70...].map { String(format: "%+.2f", $0) })")
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
