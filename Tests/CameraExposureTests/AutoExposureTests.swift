@@ -226,6 +226,33 @@ struct AutoExposureTests {
         #expect(subjectEV[70...].allSatisfy { abs($0) < 1.0 / 6 }, "after the window: \(subjectEV[70...].map { String(format: "%+.2f", $0) })")
     }
 
+    @Test("Where the sun-aware loop settles does not depend on where it starts: a night street's first, nearly black frame does not make it backlit")
+    func settlesWhereverItStarts() async throws {
+        // From the camera's default exposure the first frame is about 5 EV dark: the street is
+        // crushed to the floor and the lamps' glow above it read as a backlight, which stayed
+        // latched. Started at the exposure that run settled at, the street never looks backlit.
+        func settled(from start: Double?) async throws -> Double {
+            let camera = try Self.camera(.nightStreet, size: PixelSize(width: 320, height: 180))
+            let program = ExposureProgram(durationRange: camera.capabilities.exposureDuration.lowerBound...(1.0 / 30),
+                                          analogueGainRange: camera.capabilities.analogueGain,
+                                          maximumDigitalGain: camera.capabilities.digitalGain.upperBound)
+            if let start { try camera.updateControls { $0.setExposure(program.split(start)) } }
+            var algorithm = SunAwareExposure()
+            let analyzer = FrameAnalyzer()
+            var totals: [Double] = []
+            for _ in 0..<90 {
+                let frame = try await camera.nextFrame()
+                totals.append(log2(frame.metadata.totalExposure))
+                let settings = program.split(algorithm.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata))
+                try camera.updateControls { $0.setExposure(settings) }
+            }
+            return totals.suffix(10).reduce(0, +) / 10
+        }
+        let fromDefault = try await settled(from: nil)
+        let fromSettled = try await settled(from: pow(2, fromDefault))
+        #expect(abs(fromDefault - fromSettled) < 1.0 / 6, "from the default \(fromDefault) EV, from there \(fromSettled) EV")
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
