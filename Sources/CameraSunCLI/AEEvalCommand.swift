@@ -29,6 +29,7 @@ enum AEEvalCommand {
         let frames = try arguments.positiveInt("frames") ?? 120
         let width = try arguments.positiveInt("width") ?? 320
         let height = try arguments.positiveInt("height") ?? 180
+        let seed = try arguments.seed()
         let reportPath = try arguments.option("report")
         var fileScenes: [SimulatedScene] = []
         while let file = try arguments.option("scene-file") {
@@ -48,7 +49,7 @@ enum AEEvalCommand {
         for name in algorithms where !algorithmNames.contains(name) {
             throw CLIError.usage("unknown algorithm '\(name)' — choose from \(algorithmNames.joined(separator: ", "))")
         }
-        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height))
+        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height), seed: seed)
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
         var results: [ClosedLoopEvaluation.Result] = []
         for scene in scenes {

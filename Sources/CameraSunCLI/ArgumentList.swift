@@ -57,6 +57,11 @@ struct ArgumentList {
         try option(name, expected: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
     }
 
+    /// `--seed`: the simulated camera's noise seed, 1 when absent.
+    mutating func seed() throws(CLIError) -> UInt64 {
+        try option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
+    }
+
     /// `--shutter`: a duration (see `ShutterSpeed`).
     mutating func shutter() throws(CLIError) -> MediaTime? {
         try option("shutter", expected: "a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250", ShutterSpeed.parse)

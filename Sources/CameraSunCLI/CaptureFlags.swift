@@ -19,7 +19,7 @@ struct CaptureFlags {
         let width = try arguments.positiveInt("width") ?? size.width
         let height = try arguments.positiveInt("height") ?? size.height
         frameRate = try arguments.double("framerate") ?? defaultFrameRate
-        seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
+        seed = try arguments.seed()
         realtime = arguments.toggle("realtime") ?? defaultRealtime
         format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
                               frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])

@@ -43,12 +43,14 @@ struct ClosedLoopEvaluation {
 
     let frameCount: Int
     let size: PixelSize
+    /// The simulated camera's noise seed.
+    var seed: UInt64 = 1
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
     func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
         var algorithm = algorithm
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format)
+        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
         let program = camera.exposureProgram
         let analyzer = FrameAnalyzer()
         var samples: [Sample] = []

@@ -85,9 +85,9 @@ enum HelpCommand {
         "ae-eval": """
         usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=] --subject x,y,w,h [--intent EV]]…
                                  [--algorithms naive,centre,libcamera,sun] [--frames N] [--width W --height H]
-                                 [--json] [--report F.html]
+                                 [--seed N] [--json] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
-        --width x --height, default 320x180) and judges it on ground truth: frames to converge
+        --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on ground truth: frames to converge
         (within ⅙ EV of the settled exposure), subject ΔEV (log2 of the subject's mean linear output
         over 0.18 × 2^intent, over the last 10 frames), the clipped fraction outside the sun, and
         oscillations after converging. naive is the seed article's loop, centre its 60% centre

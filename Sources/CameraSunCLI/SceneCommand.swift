@@ -70,7 +70,7 @@ enum SceneCommand {
         let gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
         let width = try arguments.positiveInt("width") ?? 1920
         let height = try arguments.positiveInt("height") ?? 1080
-        let seed = try arguments.option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
+        let seed = try arguments.seed()
         let sceneSpec = try arguments.positional("a scene name (see 'camerasun scene list')")
         try arguments.finish()
 

@@ -20,6 +20,19 @@ struct ClosedLoopTests {
         #expect(result.convergeFrames <= (scene.pan == nil ? 10 : 90))
     }
 
+    @Test("Another noise seed gives other frames but the same verdict: the backlit portrait within ⅓ EV, still")
+    func otherSeed() async throws {
+        var runs: [ClosedLoopEvaluation.Result] = []
+        for seed: UInt64 in [1, 2] {
+            runs.append(try await ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90), seed: seed)
+                .run(.backlitPortrait, algorithm: SunAwareExposure()))
+        }
+        #expect(runs[0].samples.map(\.subjectEV) != runs[1].samples.map(\.subjectEV), "the seed reaches the sensor noise")
+        for run in runs {
+            #expect(abs(run.subjectEvError) <= 1.0 / 3 && run.oscillations == 0, "subject ΔEV \(run.subjectEvError)")
+        }
+    }
+
     @Test("The seed's loop leaves a backlit subject and a room before a window at least 1.5 EV dark",
           arguments: [SimulatedScene.backlitPortrait, .windowInterior])
     func naiveFails(scene: SimulatedScene) async throws {
