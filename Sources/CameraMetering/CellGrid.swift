@@ -27,13 +27,13 @@ public struct ZoneGrid: Sendable, Hashable {
     public let means: [Double?]
 
     /// The zone grid of `cells`, each zone the pooled samples of its `cells.columns / columns`
-    /// × `cells.rows / rows` block of cells.
-    init(cells: CellGrid, columns: Int, rows: Int) {
+    /// × `cells.rows / rows` block of cells, leaving out the cells `excluded` names.
+    init(cells: CellGrid, columns: Int, rows: Int, excluding excluded: (Int) -> Bool = { _ in false }) {
         self.columns = columns
         self.rows = rows
         var sums = [Double](repeating: 0, count: columns * rows)
         var counts = [Int](repeating: 0, count: columns * rows)
-        for index in 0..<(cells.columns * cells.rows) {
+        for index in 0..<(cells.columns * cells.rows) where !excluded(index) {
             let zone = (index / cells.columns) * rows / cells.rows * columns + (index % cells.columns) * columns / cells.columns
             sums[zone] += Double(cells.linearSums[index])
             counts[zone] += Int(cells.sampleCounts[index])

@@ -6,7 +6,7 @@ public struct SceneFlags: Sendable, Hashable {
     /// A dark subject area under a bright top: a subject against the light.
     public let backlit: Bool
     /// Stops by which the top half (its brighter quarter of zones) outshines where a subject stands
-    /// (the darker quarter of the lower-centre zones).
+    /// (the darker quarter of the lower-centre zones), light sources left out of both.
     public let backlitContrast: Double
     /// The scene is dim (under `lowLightLuminance`), judged from the exposure that made the frame.
     public let lowLight: Bool
@@ -23,7 +23,11 @@ public struct SceneFlags: Sendable, Hashable {
     public static let lowLightLuminance = 10.0
 
     public init(statistics: FrameStatistics, metadata: FrameMetadata?, flicker: Double? = nil) {
-        let zones = statistics.zones
+        // A backlight is a bright background, not the lamps or the sun themselves: zones without them.
+        let lightSource = HighlightMask.Kind.lightSource.rawValue
+        let zones = ZoneGrid(cells: statistics.cells, columns: statistics.zones.columns, rows: statistics.zones.rows) {
+            statistics.highlights.kinds[$0] == lightSource
+        }
         var subjectArea: [Double] = [], top: [Double] = []
         for row in 0..<zones.rows {
             for column in 0..<zones.columns {

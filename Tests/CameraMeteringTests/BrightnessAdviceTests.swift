@@ -117,6 +117,18 @@ struct BrightnessAdviceTests {
             .contains { $0.hasPrefix("highlights clipping") })
     }
 
+    @Test("Lamps over a dark street are not a backlight: light sources are left out of the backlit contrast")
+    func lampsAreNotABacklight() throws {
+        // 128×96, a dark grey 30 frame with 24 white 6×6 lamps over the top half, every 16 pixels:
+        // they lift most of the top half's zones, yet each is a compact light source.
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { x, y in
+            y < 48 && x % 16 >= 5 && x % 16 < 11 && y % 16 >= 4 && y % 16 < 10 ? 255 : 30
+        })
+        #expect(statistics.highlights.lightSourceCount == 24)
+        let flags = SceneFlags(statistics: statistics, metadata: nil)
+        #expect(!flags.backlit && abs(flags.backlitContrast) < 0.5, "backlit contrast \(flags.backlitContrast) EV")
+    }
+
     @Test("Backlight and flicker hints follow the flags")
     func backlightAndFlickerHints() throws {
         // Bright top half over a dark lower half: backlit.
