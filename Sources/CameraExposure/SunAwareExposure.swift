@@ -43,6 +43,12 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// How far off the previous frame's exposure was (EV); infinite before the first frame.
     private var previousErrorSize = Double.infinity
     private var backlitSubjectLevel = SubjectLevelFilter()
+    /// Whether the frame's large clipped blobs are held to be sky or a wall rather than light
+    /// sources. Near `HighlightMask.maximumLightSourceFraction` the mask's reading follows the
+    /// exposure (a softbox over a fifth of the frame is a lamp a stop darker, a wall a stop
+    /// brighter), and metering with and without it sent the exposure round in a cycle. So once the
+    /// mask finds too many light sources they stay out of it until they cover under `brokenSkyRelease`.
+    private var brokenSky = false
 
     public static let backlitRelease = 1.0
     /// In a frame exposed further off than this (EV) the shadows where a subject stands are crushed
@@ -50,6 +56,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// frame, 5 EV dark, latched it.
     static let backlitMeasurableError = 3.0
     static let goneHighlightMargin = 1.0
+    public static let brokenSkyRelease = HighlightMask.maximumLightSourceFraction / 2
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
@@ -72,6 +79,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
+        let apparent = statistics.highlights.apparentSourceFraction
+        brokenSky = apparent > (brokenSky ? SunAwareExposure.brokenSkyRelease : HighlightMask.maximumLightSourceFraction)
+        let statistics = brokenSky && statistics.highlights.lightSourceCount > 0 ? statistics.withoutLightSources() : statistics
         let gain = meteringMode == .sunAware ? subjectGain(statistics, metadata: metadata) : meteredGain(statistics, metadata: metadata)
         let current = metadata.totalExposure
         let error = log2(gain)

@@ -26,6 +26,14 @@ public struct FrameStatistics: Sendable {
     /// The sun, other light sources and bright sky, on the cell grid.
     public let highlights: HighlightMask
 
+    /// These statistics with every light source taken for broken sky: what the exposure engine
+    /// meters while it holds the scene's clipped blobs to be sky or a wall (`SunAwareExposure`).
+    public func withoutLightSources() -> FrameStatistics {
+        FrameStatistics(size: size, sampleStep: sampleStep, brightness: brightness, linearMean: linearMean,
+                        channelMeans: channelMeans, histogram: histogram, zones: zones, cells: cells, rowMeans: rowMeans,
+                        highlights: highlights.withoutLightSources(cells))
+    }
+
     /// Stops between the 2nd and 98th percentile of linear luminance (the darker end floored at
     /// one 8-bit step, so a black frame reads as about 12 stops, not infinity).
     public var dynamicRange: Double {

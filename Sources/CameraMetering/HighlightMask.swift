@@ -15,6 +15,9 @@ public struct HighlightMask: Sendable, Hashable {
     public let kinds: [UInt8]
     /// Fraction of samples on light sources and their glare.
     public let sunFraction: Double
+    /// Fraction of samples on what looked like light sources and their glare before the broken-sky
+    /// rule (`maximumLightSourceFraction`) turned them back: `sunFraction` unless that rule applied.
+    public let apparentSourceFraction: Double
     public let skyFraction: Double
     /// Number of separate light sources found.
     public let lightSourceCount: Int
@@ -26,12 +29,17 @@ public struct HighlightMask: Sendable, Hashable {
     /// A light source fills at least this much of its bounding box (a disk fills 0.79).
     static let minimumSourceFill = 0.35
     /// Light sources with their glare never cover more than this fraction of the frame.
-    static let maximumLightSourceFraction = 0.2
+    public static let maximumLightSourceFraction = 0.2
     /// Bright regions smaller than this fraction of the frame are not sky.
     static let minimumSkyFraction = 0.05
 
-    /// Finds the highlights on `cells`; `medianLinear` is the frame's median linear luminance.
-    init(cells: CellGrid, medianLinear: Double) {
+    /// The frame's median linear luminance, which sets the level bright sky must reach.
+    private let medianLinear: Double
+
+    /// Finds the highlights on `cells`; `medianLinear` is the frame's median linear luminance. Light
+    /// sources covering more than `lightSourceLimit` of the frame are taken for broken sky.
+    init(cells: CellGrid, medianLinear: Double, lightSourceLimit: Double = HighlightMask.maximumLightSourceFraction) {
+        self.medianLinear = medianLinear
         columns = cells.columns
         rows = cells.rows
         let count = columns * rows
@@ -57,9 +65,10 @@ public struct HighlightMask: Sendable, Hashable {
             (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
         }
         let total = Double(cells.sampleCounts.reduce(0, +))
+        apparentSourceFraction = total > 0 ? Double(samples(.lightSource)) / total : 0
         // So many light sources are clipped sky broken into blobs at a low exposure, not suns:
         // they are left to be sky or plain highlights.
-        if Double(samples(.lightSource)) > HighlightMask.maximumLightSourceFraction * total {
+        if apparentSourceFraction > lightSourceLimit {
             marks = [UInt8](repeating: Kind.none.rawValue, count: count)
             sources = 0
         }
@@ -77,6 +86,11 @@ public struct HighlightMask: Sendable, Hashable {
         sunFraction = total > 0 ? sunSamples / total : 0
         skyFraction = total > 0 ? Double(samples(.sky)) / total : 0
         nonSunClippedFraction = total > sunSamples ? Double(nonSunClipped) / (total - sunSamples) : 0
+    }
+
+    /// The mask of the same `cells` with every light source taken for sky (`FrameStatistics.withoutLightSources`).
+    func withoutLightSources(_ cells: CellGrid) -> HighlightMask {
+        HighlightMask(cells: cells, medianLinear: medianLinear, lightSourceLimit: 0)
     }
 
     public func kind(column: Int, row: Int) -> Kind { Kind(rawValue: kinds[row * columns + column]) ?? .none }

@@ -253,6 +253,33 @@ struct AutoExposureTests {
         #expect(abs(fromDefault - fromSettled) < 1.0 / 6, "from the default \(fromDefault) EV, from there \(fromSettled) EV")
     }
 
+    @Test("Blobs too many to be light sources stay in the budget when fewer of them clip a moment later")
+    func brokenSkyStaysInTheBudget() throws {
+        // 128×96, a grey 100 ground under white 8×8 squares every 12 pixels: 44% of the frame clips,
+        // too much for light sources. Then two squares in three are 200, unclipped: the third that
+        // still clips (15%) are compact blobs the mask alone would take for lamps and leave out of
+        // the highlight budget.
+        func frame(_ level: (Int) -> UInt8) throws -> FrameStatistics {
+            let buffer = try PixelBuffer(format: .gray8, width: 128, height: 96)
+            for y in 0..<96 {
+                for x in 0..<128 {
+                    buffer[plane: 0, x: x, y: y] = x % 12 < 8 && y % 12 < 8 ? level(x / 12 + y / 12) : 100
+                }
+            }
+            return try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4)).analyze(buffer)
+        }
+        let broken = try frame { _ in 255 }, fewer = try frame { $0 % 3 == 0 ? 255 : 200 }
+        #expect(broken.highlights.lightSourceCount == 0 && fewer.highlights.lightSourceCount > 0)
+        let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 100), analogueGain: 1, baseISO: 50)
+        var seen = SunAwareExposure(), reference = SunAwareExposure()
+        _ = seen.update(broken, metadata: metadata)
+        _ = reference.update(broken, metadata: metadata)
+        let asked = seen.update(fewer, metadata: metadata)
+        // The squares are still sky to the budget: the exposure asked for is the one with no light
+        // sources (−0.50 EV here; taken for lamps, −0.37).
+        #expect(asked == reference.update(fewer.withoutLightSources(), metadata: metadata))
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
