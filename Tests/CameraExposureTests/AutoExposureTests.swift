@@ -226,11 +226,13 @@ struct AutoExposureTests {
         #expect(subjectEV[70...].allSatisfy { abs($0) < 1.0 / 6 }, "after the window: \(subjectEV[70...].map { String(format: "%+.2f", $0) })")
     }
 
-    @Test("Where the sun-aware loop settles does not depend on where it starts: a night street's first, nearly black frame does not make it backlit")
+    @Test("Where the sun-aware loop settles does not depend on where it starts: a night street is not metered as backlit from one start only")
     func settlesWhereverItStarts() async throws {
         // From the camera's default exposure the first frame is about 5 EV dark: the street is
-        // crushed to the floor and the lamps' glow above it read as a backlight, which stayed
-        // latched. Started at the exposure that run settled at, the street never looks backlit.
+        // crushed to the floor and its lamps read as a backlight, which stayed latched, where from
+        // the exposure that run settled at the street never looked backlit (0.27 EV apart). Leaving
+        // light sources out of the backlit contrast (`SceneFlags`) is what keeps this test passing;
+        // the backlit flag's wait for a frame within 3 EV of its target no longer changes it.
         func settled(from start: Double?) async throws -> Double {
             let camera = try Self.camera(.nightStreet, size: PixelSize(width: 320, height: 180))
             let program = ExposureProgram(durationRange: camera.capabilities.exposureDuration.lowerBound...(1.0 / 30),
