@@ -22,7 +22,7 @@ BROWSER_VENV := .venv-browser
 BROWSER_REQUIREMENTS := Tests/Browser/requirements.txt
 BROWSER_ARTIFACTS := .build/artifacts/browser
 
-.PHONY: deps build run test test-tsan browser-test bench scenes clean
+.PHONY: deps build run test test-tsan browser-test bench scenes ae-report clean
 
 ## deps: install the Debian packages the build and tests need and the browser tests' venv (idempotent; sudo when not root)
 deps:
@@ -93,6 +93,11 @@ bench: build
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache
 scenes:
 	scripts/fetch-scenes.sh
+
+## ae-report: the closed-loop AE evaluation of the built-in scenes and of the HDRI views in eval/ (each
+## subject with why it was chosen), as a table and the HTML report ae-report.html
+ae-report: build scenes
+	$(BIN) ae-eval --scenes all --views eval/hdr-views.txt --views eval/hdr-held-out.txt --report ae-report.html
 
 clean:
 	rm -rf .build

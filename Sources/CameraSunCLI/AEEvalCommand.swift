@@ -21,47 +21,72 @@ enum AEEvalCommand {
         }
     }
 
+    /// A scene to evaluate, with what the report says about its subject.
+    struct EvaluatedScene {
+        let scene: SimulatedScene
+        let why: String
+        let subject: NormalizedRect?
+    }
+
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
-        let sceneList = try arguments.option("scenes") ?? "all"
+        let sceneList = try arguments.option("scenes")
         let algorithmList = try arguments.option("algorithms") ?? algorithmNames.joined(separator: ",")
         let frames = try arguments.positiveInt("frames") ?? 120
         let width = try arguments.positiveInt("width") ?? 320
         let height = try arguments.positiveInt("height") ?? 180
         let seed = try arguments.seed()
         let reportPath = try arguments.option("report")
-        var fileScenes: [SimulatedScene] = []
+        var fileScenes: [EvaluatedScene] = []
         while let file = try arguments.option("scene-file") {
-            guard let subject = try arguments.option("subject", expected: "x,y,w,h (normalised, top-left origin)", parseRect) else {
+            // Each file's --subject and --intent are those before the next --scene-file.
+            guard let subject = try arguments.option("subject", expected: "x,y,w,h (normalised, top-left origin)", before: "scene-file",
+                                                     parseSubjectRect) else {
                 throw CLIError.usage("--scene-file \(file) needs --subject x,y,w,h — the subject rectangle the exposure is judged on")
             }
-            let intent = try arguments.double("intent") ?? 0
-            fileScenes.append(try SourceSpec.hdrScene(file, subject: subject, intent: intent))
+            let intent = try arguments.double("intent", before: "scene-file") ?? 0
+            fileScenes.append(EvaluatedScene(scene: try SourceSpec.hdrScene(file, subject: subject, intent: intent),
+                                             why: "given on the command line.", subject: subject))
+        }
+        while let list = try arguments.option("views") {
+            for view in try EvaluationView.load(list) {
+                fileScenes.append(EvaluatedScene(scene: try SourceSpec.hdrScene(view.spec, subject: view.subject, intent: view.intent),
+                                                 why: view.why, subject: view.subject))
+            }
         }
         try arguments.finish()
 
-        let named: [SimulatedScene] = try sceneList == "all" ? SimulatedScene.builtIn : sceneList.split(separator: ",").map { name throws(CLIError) in
+        // Built-in scenes run unless scene files or views replace them; --scenes adds them back.
+        let named: [SimulatedScene] = try (sceneList ?? "all") == "all" ? SimulatedScene.builtIn : (sceneList ?? "").split(separator: ",").map { name throws(CLIError) in
             try SourceSpec.scene(String(name))
         }
-        let scenes = fileScenes.isEmpty || sceneList != "all" ? named + fileScenes : fileScenes
+        let builtIn = named.map { EvaluatedScene(scene: $0, why: $0.summary, subject: nil) }
+        let scenes = fileScenes.isEmpty || sceneList != nil ? builtIn + fileScenes : fileScenes
         let algorithms = algorithmList.split(separator: ",").map(String.init)
         for name in algorithms where !algorithmNames.contains(name) {
             throw CLIError.usage("unknown algorithm '\(name)' — choose from \(algorithmNames.joined(separator: ", "))")
         }
-        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height), seed: seed)
+        let size = PixelSize(width: width, height: height)
+        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: size, seed: seed)
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
-        var results: [ClosedLoopEvaluation.Result] = []
-        for scene in scenes {
+        var sections: [AEEvalReport.Section] = []
+        for (index, entry) in scenes.enumerated() {
+            var runs: [ClosedLoopEvaluation.Result] = []
             for name in algorithms {
-                progress.show("ae-eval \(scene.name) × \(name) (\(results.count + 1)/\(scenes.count * algorithms.count))")
-                results.append(try await evaluation.run(scene, algorithm: makeAlgorithm(name)))
+                progress.show("ae-eval \(entry.scene.name) × \(name) (\(index * algorithms.count + runs.count + 1)/\(scenes.count * algorithms.count))")
+                runs.append(try await evaluation.run(entry.scene, algorithm: makeAlgorithm(name)))
             }
+            sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
+                                                 intent: entry.scene.subjectIntent,
+                                                 meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size), results: runs))
         }
         progress.clear()
+        let results = sections.flatMap(\.results)
         if let reportPath {
+            let html = try AEEvalReport.html(sections)
             do {
-                try Data(AEEvalReport.html(results).utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+                try Data(html.utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
             } catch {
                 throw CLIError.runtime("cannot write the report to \(reportPath): \(error.localizedDescription) — check the directory")
             }
@@ -79,12 +104,4 @@ enum AEEvalCommand {
                          result.clippedFraction * 100, result.oscillations))
         }
     }
-}
-
-/// "x,y,w,h" as a normalised rectangle inside the frame.
-private func parseRect(_ text: String) -> NormalizedRect? {
-    let parts = text.split(separator: ",").compactMap { Double($0) }
-    guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }), parts[2] > 0, parts[3] > 0,
-          parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1 else { return nil }
-    return NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
 }

@@ -1,26 +1,50 @@
+import CameraCodecs
+import CameraCore
 import Foundation
 
-/// The self-contained HTML report of `ae-eval --report`: the results table, and per scene an SVG
-/// plot of exposure and subject error against frame number for each algorithm.
+/// The self-contained HTML report of `ae-eval --report`: the results table, then per scene what
+/// the subject is and why, each algorithm's last frame with the subject outlined, and SVG plots of
+/// exposure and subject error against frame number.
 enum AEEvalReport {
     static let colours = ["naive": "#d62728", "centre": "#ff7f0e", "libcamera": "#1f77b4", "sun": "#2ca02c"]
 
-    static func html(_ results: [ClosedLoopEvaluation.Result]) -> String {
+    /// One scene's runs and what the report says about its subject.
+    struct Section {
+        let scene: String
+        /// Why the subject is what it is: the view list's reason, or the built-in scene's summary.
+        let why: String
+        /// The subject rectangle of an HDR view; nil for built-in scenes, whose subject is painted.
+        let subject: NormalizedRect?
+        let intent: Double
+        /// `SimulatedScene.subjectMeanOverMedian`, in EV.
+        let meanOverMedian: Double
+        let results: [ClosedLoopEvaluation.Result]
+    }
+
+    static func html(_ sections: [Section]) throws(CodecError) -> String {
         var rows = ""
-        for result in results {
+        for result in sections.flatMap(\.results) {
             let good = abs(result.subjectEvError) <= 1.0 / 3
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
                 + "<td>\(String(format: "%.1f%%", result.clippedFraction * 100))</td><td>\(result.oscillations)</td></tr>\n"
         }
-        var plots = ""
-        var scenes: [String] = []
-        for result in results where !scenes.contains(result.scene) { scenes.append(result.scene) }
-        for scene in scenes {
-            let runs = results.filter { $0.scene == scene }
-            plots += "<h2>\(escape(scene))</h2>\n"
-                + plot(runs, title: "exposure (EV, log2 of seconds at base ISO)", value: \.exposureEV)
-                + plot(runs, title: "subject ΔEV against its intent", value: \.subjectEV, band: 1.0 / 3)
+        let encoder = try JPEGEncoder()
+        var body = ""
+        for section in sections {
+            body += "<h2>\(escape(section.scene))</h2>\n<p>" + describe(section) + "</p>\n<div class=\"frames\">"
+            for result in section.results {
+                guard let thumbnail = result.thumbnail else { continue }
+                let jpeg = Data(try encoder.encode(thumbnail, quality: 85)).base64EncodedString()
+                body += "<figure><div class=\"frame\"><img src=\"data:image/jpeg;base64,\(jpeg)\" width=\"\(thumbnail.width)\" height=\"\(thumbnail.height)\" alt=\"last frame, \(escape(result.algorithm))\">"
+                if let subject = section.subject {
+                    body += "<div class=\"subject\" style=\"left:\(percent(subject.x));top:\(percent(subject.y));width:\(percent(subject.width));height:\(percent(subject.height))\"></div>"
+                }
+                body += "</div><figcaption>\(escape(result.algorithm)) \(String(format: "%+.2f EV", result.subjectEvError))</figcaption></figure>"
+            }
+            body += "</div>\n"
+                + plot(section.results, title: "exposure (EV, log2 of seconds at base ISO)", value: \.exposureEV)
+                + plot(section.results, title: "subject ΔEV against its intent", value: \.subjectEV, band: 1.0 / 3)
         }
         return """
         <!doctype html>
@@ -30,17 +54,33 @@ enum AEEvalReport {
         table { border-collapse: collapse } td, th { padding: 3px 10px; border-bottom: 1px solid #ddd; text-align: right }
         td:first-child, td:nth-child(2), th:first-child, th:nth-child(2) { text-align: left }
         .good { color: #2ca02c } .bad { color: #d62728 } svg { margin: 4px 0 16px }
+        .frames { display: flex; gap: 12px; flex-wrap: wrap } figure { margin: 0 }
+        .frame { position: relative; line-height: 0 } .subject { position: absolute; outline: 1px dashed #ff0; box-sizing: border-box }
+        figcaption { font-size: 12px }
         </style></head><body>
         <h1>CameraSun closed-loop auto-exposure evaluation</h1>
         <p>Simulated camera, each scene × algorithm in closed loop. Subject ΔEV is log2 of the subject's mean
         linear output over 0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped is the
-        non-sun clipped fraction. Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
+        non-sun clipped fraction. Each scene shows every algorithm's last frame, the subject outlined.
+        Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
         <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th></tr>
         \(rows)</table>
-        \(plots)
+        \(body)
         </body></html>
         """
     }
+
+    /// The subject of `section`, its intent, why it was chosen and how even it is.
+    static func describe(_ section: Section) -> String {
+        var text = section.subject.map { rect in
+            "Subject \(String(format: "%g,%g,%g,%g", rect.x, rect.y, rect.width, rect.height)) (x, y, w, h), intent \(String(format: "%+.1f", section.intent)) EV: "
+        } ?? "Built-in scene, intent \(String(format: "%+.1f", section.intent)) EV: "
+        text += escape(section.why)
+        return text + String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
+                             + " subject ΔEV against its typical pixel.", section.meanOverMedian)
+    }
+
+    private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }
 
     /// An SVG line plot of one value per frame for each run, with an optional ±`band` shaded.
     static func plot(_ runs: [ClosedLoopEvaluation.Result], title: String,

@@ -25,12 +25,17 @@ struct ArgumentList {
         return nil
     }
 
-    /// The value of `--name VALUE` or `--name=VALUE`, consumed.
-    mutating func option(_ name: String) throws(CLIError) -> String? {
-        if let index = remaining.firstIndex(where: { $0.hasPrefix("--\(name)=") }) {
+    /// The value of `--name VALUE` or `--name=VALUE`, consumed. With `boundary`, only an option
+    /// before the next `--boundary` counts: the options of one group, as `--subject` belongs to
+    /// the `--scene-file` before it.
+    mutating func option(_ name: String, before boundary: String? = nil) throws(CLIError) -> String? {
+        let end = boundary.flatMap { boundary in
+            remaining.firstIndex { $0 == "--\(boundary)" || $0.hasPrefix("--\(boundary)=") }
+        } ?? remaining.endIndex
+        if let index = remaining[..<end].firstIndex(where: { $0.hasPrefix("--\(name)=") }) {
             return String(remaining.remove(at: index).dropFirst(name.count + 3))
         }
-        guard let index = remaining.firstIndex(of: "--\(name)") else { return nil }
+        guard let index = remaining[..<end].firstIndex(of: "--\(name)") else { return nil }
         guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
             throw .usage("--\(name) needs a value — see 'camerasun help \(command)'")
         }
@@ -41,16 +46,17 @@ struct ArgumentList {
 
     /// `--name VALUE` parsed by `parse`, which returns nil for a bad value; `expected` describes
     /// a good one for the error message.
-    mutating func option<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws(CLIError) -> T? {
-        guard let text = try option(name) else { return nil }
+    mutating func option<T>(_ name: String, expected: String, before boundary: String? = nil,
+                            _ parse: (String) -> T?) throws(CLIError) -> T? {
+        guard let text = try option(name, before: boundary) else { return nil }
         guard let value = parse(text) else {
             throw .usage("--\(name) '\(text)' is not \(expected) — see 'camerasun help \(command)'")
         }
         return value
     }
 
-    mutating func double(_ name: String) throws(CLIError) -> Double? {
-        try option(name, expected: "a number") { Double($0).flatMap { $0.isFinite ? $0 : nil } }
+    mutating func double(_ name: String, before boundary: String? = nil) throws(CLIError) -> Double? {
+        try option(name, expected: "a number", before: boundary) { Double($0).flatMap { $0.isFinite ? $0 : nil } }
     }
 
     mutating func positiveInt(_ name: String) throws(CLIError) -> Int? {

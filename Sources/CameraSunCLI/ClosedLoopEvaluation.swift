@@ -32,6 +32,8 @@ struct ClosedLoopEvaluation {
         /// Sign changes of the exposure error beyond ⅙ EV after first converging.
         let oscillations: Int
         let samples: [Sample]
+        /// The last frame, shrunk for the report.
+        var thumbnail: PixelBuffer?
 
         enum CodingKeys: String, CodingKey {
             case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations
@@ -39,6 +41,8 @@ struct ClosedLoopEvaluation {
     }
 
     static let settledFrames = 10
+    /// The largest thumbnail of a run's last frame.
+    static let thumbnailBound = PixelSize(width: 240, height: 180)
     static let tolerance = 1.0 / 6
 
     let frameCount: Int
@@ -54,6 +58,7 @@ struct ClosedLoopEvaluation {
         let program = camera.exposureProgram
         let analyzer = FrameAnalyzer()
         var samples: [Sample] = []
+        var thumbnail: PixelBuffer?
         try camera.startStreaming()
         for index in 0..<frameCount {
             let frame = try await camera.nextFrame()
@@ -65,8 +70,16 @@ struct ClosedLoopEvaluation {
             samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),
                                   subjectEV: log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
                                   clippedFraction: output.nonSunClippedFraction))
+            if index == frameCount - 1 {
+                let fitted = PreviewScaler.fittedSize(size, within: ClosedLoopEvaluation.thumbnailBound)
+                let shrunk = try PixelBuffer(format: .bgra8, width: fitted.width, height: fitted.height)
+                PreviewScaler.scale(frame.buffer, into: shrunk)
+                thumbnail = shrunk
+            }
         }
-        return ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
+        var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
+        result.thumbnail = thumbnail
+        return result
     }
 
     /// Settling, oscillation and the settled subject error and clipping of a run.

@@ -84,17 +84,21 @@ enum HelpCommand {
         """,
         "ae-eval": """
         usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=] --subject x,y,w,h [--intent EV]]…
-                                 [--algorithms naive,centre,libcamera,sun] [--frames N] [--width W --height H]
-                                 [--seed N] [--json] [--report F.html]
+                                 [--views LIST]… [--algorithms naive,centre,libcamera,sun] [--frames N]
+                                 [--width W --height H] [--seed N] [--json] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
-        --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on ground truth: frames to converge
-        (within ⅙ EV of the settled exposure), subject ΔEV (log2 of the subject's mean linear output
-        over 0.18 × 2^intent, over the last 10 frames), the clipped fraction outside the sun, and
-        oscillations after converging. naive is the seed article's loop, centre its 60% centre
-        crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's. --scene-file evaluates a real
-        HDR image with a subject rectangle (normalised, top-left origin) and an intent (default 0);
-        with scene files, --scenes adds built-in scenes. --report writes an HTML report with a plot
-        of exposure and subject brightness per scene. --json prints {"results":[…]}.
+        --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on
+        ground truth: frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of
+        the subject's mean linear output over 0.18 × 2^intent, over the last 10 frames), the clipped
+        fraction outside the sun, and oscillations after converging. naive is the seed article's
+        loop, centre its 60% centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
+        --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
+        origin) and an intent (default 0). --views reads such views from a list, one per line:
+        FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY (relative files are in make scenes' cache, e.g.
+        eval/hdr-views.txt). With scene files or views, --scenes adds built-in scenes. --report
+        writes an HTML report: the table, and per scene the subject and why, each algorithm's last
+        frame with the subject outlined, and plots of exposure and subject brightness.
+        --json prints {"results":[…]}.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

@@ -22,6 +22,18 @@ import Testing
         #expect(image.radiance.samples.allSatisfy { $0.isFinite && $0 >= 0 })
     }
 
+    @Test("Mean over median: 0 EV on one surface; a quarter of the subject 16× brighter lifts the mean 2.25 EV")
+    func subjectMeanOverMedian() {
+        // A flat (not 2:1) HDR image is scaled to the view as it is: the top quarter bright.
+        var image = RadianceImage(width: 32, height: 32)
+        for y in 0..<32 { for x in 0..<32 { image[x, y] = SIMD3(repeating: y < 8 ? 16 : 1) } }
+        let size = PixelSize(width: 32, height: 32)
+        let whole = SimulatedScene.hdrImage(image, named: "t.hdr", subject: NormalizedRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(abs(whole.subjectMeanOverMedian(viewSize: size) - log2(0.25 * 16 + 0.75)) < 0.05)
+        let lower = SimulatedScene.hdrImage(image, named: "t.hdr", subject: NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5))
+        #expect(abs(lower.subjectMeanOverMedian(viewSize: size)) < 1e-6)
+    }
+
     @Test func backlitPortraitIsSixStopsUnderTheSkyWithTheSunSixteenAbove() {
         let image = SimulatedScene.backlitPortrait.render(viewSize: PixelSize(width: 192, height: 108))
         var subject: [Float] = [], sky: [Float] = [], sun: [Float] = []

@@ -15,6 +15,19 @@ struct ArgumentListTests {
         try arguments.finish()
     }
 
+    @Test("Grouped options: each --scene-file takes the --subject and --intent before the next --scene-file")
+    func groupedOptions() throws {
+        var arguments = ArgumentList(["--scene-file", "a.hdr", "--subject", "r1", "--scene-file", "b.hdr", "--subject", "r2",
+                                      "--intent=1"], command: "ae-eval")
+        var groups: [String] = []
+        while let file = try arguments.option("scene-file") {
+            let subject = try arguments.option("subject", before: "scene-file"), intent = try arguments.double("intent", before: "scene-file")
+            groups.append("\(file) \(subject ?? "-") \(intent.map { "\($0)" } ?? "-")")
+        }
+        #expect(groups == ["a.hdr r1 -", "b.hdr r2 1.0"])
+        try arguments.finish()
+    }
+
     @Test("A flag matches only its exact spelling")
     func flagNeedsExactName() {
         var arguments = ArgumentList(["--jsonx", "json", "-json"], command: "meter")

@@ -1,0 +1,73 @@
+import CameraCore
+import Foundation
+
+/// A view of an HDR image to judge auto-exposure on: where the camera looks, the subject a
+/// photographer would expose for, how bright they want it, and why — one line of an
+/// `ae-eval --views` list, so that the choice of subject is written down beside the figures.
+///
+/// A line is `FILE[,yaw=,pitch=,fov=]  x,y,w,h  INTENT  WHY…`, fields separated by spaces; blank
+/// lines and lines starting with `#` are skipped. A relative FILE is looked up in the scene
+/// directory, where `make scenes` puts Blender's HDRIs.
+struct EvaluationView: Equatable {
+    /// The `hdr=`-style spec, its file resolved against the scene directory.
+    let spec: String
+    let subject: NormalizedRect
+    let intent: Double
+    let why: String
+
+    /// Where `make scenes` (scripts/fetch-scenes.sh) caches the HDRIs.
+    static func sceneDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/camerasun/scenes"
+    }
+
+    /// The views listed in the file at `path`.
+    static func load(_ path: String, sceneDirectory: String = sceneDirectory()) throws(CLIError) -> [EvaluationView] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .runtime("cannot read the view list \(path): \(error.localizedDescription) — check the path")
+        }
+        return try parse(text, path: path, sceneDirectory: sceneDirectory)
+    }
+
+    /// The views in `text`, read from `path` (named in errors, with the line).
+    static func parse(_ text: String, path: String, sceneDirectory: String) throws(CLIError) -> [EvaluationView] {
+        var views: [EvaluationView] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let place = "\(path) line \(index + 1)"
+            let fields = line.split(maxSplits: 3, omittingEmptySubsequences: true, whereSeparator: \.isWhitespace).map(String.init)
+            guard fields.count == 4 else {
+                throw .usage("\(place) has \(fields.count) of its 4 fields — write FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY")
+            }
+            guard let subject = parseSubjectRect(fields[1]) else {
+                throw .usage("\(place): subject '\(fields[1])' is not x,y,w,h — four numbers 0…1, the rectangle inside the frame")
+            }
+            guard let intent = Double(fields[2]), intent.isFinite else {
+                throw .usage("\(place): intent '\(fields[2])' is not a number — the subject's brightness in EV from mid-grey, 0 for mid-grey")
+            }
+            var spec = fields[0]
+            if !spec.hasPrefix("/") { spec = sceneDirectory + "/" + spec }
+            let file = String(spec.prefix { $0 != "," })
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw .runtime("\(place): \(file) does not exist — run 'make scenes' to fetch Blender's HDRIs into \(sceneDirectory)")
+            }
+            views.append(EvaluationView(spec: spec, subject: subject, intent: intent,
+                                        why: fields[3].trimmingCharacters(in: .whitespaces)))
+        }
+        guard !views.isEmpty else { throw .usage("\(path) lists no views — write one per line: FILE x,y,w,h INTENT WHY") }
+        return views
+    }
+}
+
+/// "x,y,w,h" as a normalised rectangle inside the frame (top-left origin), or nil.
+func parseSubjectRect(_ text: String) -> NormalizedRect? {
+    let parts = text.split(separator: ",").compactMap { Double($0) }
+    guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }), parts[2] > 0, parts[3] > 0,
+          parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1 else { return nil }
+    return NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+}

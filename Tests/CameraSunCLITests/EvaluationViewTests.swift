@@ -1,0 +1,60 @@
+import CameraCore
+@testable import CameraSunCLI
+import Foundation
+import Testing
+
+/// `ae-eval --views`: the list of HDR views, subjects, intents and reasons.
+@Suite struct EvaluationViewTests {
+    /// A scene directory holding an (empty) city.hdr.
+    func sceneDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("views-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: directory + "/city.hdr", contents: Data()))
+        return directory
+    }
+
+    @Test("A list reads its views, skips comments and blank lines, and resolves files in the scene directory")
+    func parses() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = """
+        # FILE  SUBJECT  INTENT  WHY
+
+        city.hdr,yaw=90,fov=60\t0.5,0.1,0.5,0.4   0.7   The office block,  across the car park.
+        \(directory)/city.hdr  0,0.5,1,0.5 -1 Grass.
+        """
+        let views = try EvaluationView.parse(text, path: "v.txt", sceneDirectory: directory)
+        #expect(views == [
+            EvaluationView(spec: directory + "/city.hdr,yaw=90,fov=60", subject: NormalizedRect(x: 0.5, y: 0.1, width: 0.5, height: 0.4),
+                           intent: 0.7, why: "The office block,  across the car park."),
+            EvaluationView(spec: directory + "/city.hdr", subject: NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5), intent: -1, why: "Grass."),
+        ])
+    }
+
+    @Test("A bad line is an error naming the file, the line, the value and what to write", arguments: [
+        ("city.hdr 0,0,1,1 0", ["v.txt line 2", "3 of its 4 fields", "FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY"]),
+        ("city.hdr 0,0,1.2,1 0 Why.", ["v.txt line 2", "'0,0,1.2,1'", "x,y,w,h"]),
+        ("city.hdr 0,0,1,1 bright Why.", ["v.txt line 2", "'bright'", "EV from mid-grey"]),
+        ("forest.hdr 0,0,1,1 0 Why.", ["v.txt line 2", "forest.hdr does not exist", "make scenes"]),
+        ("# only a comment", ["v.txt lists no views"]),
+    ])
+    func rejects(line: String, phrases: [String]) throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let error = try #require(cliError { try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory) })
+        for phrase in phrases { #expect(error.message.contains(phrase), "\(error.message)") }
+    }
+
+    @Test("The scene directory is make scenes' cache: under XDG_CACHE_HOME, else ~/.cache")
+    func sceneDirectoryFollowsXDG() {
+        #expect(EvaluationView.sceneDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]) == "/c/camerasun/scenes")
+        #expect(EvaluationView.sceneDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/h"]) == "/h/.cache/camerasun/scenes")
+    }
+
+    @Test("A missing list is an error naming it")
+    func missingList() {
+        let error = cliError { try EvaluationView.load("/nonexistent-dir/views.txt") }
+        #expect(error?.message.contains("/nonexistent-dir/views.txt") == true)
+        #expect(error?.exitCode == 1)
+    }
+}
