@@ -37,11 +37,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// measuring more than `goneHighlightMargin` EV under the bound.
     private var clippedAtSceneLevel: Double?
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
-    /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`;
-    /// and it is raised only on a frame exposed within `backlitMeasurableError` EV of its target.
+    /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
     private var backlit = false
-    /// How far off the previous frame's exposure was (EV); infinite before the first frame.
-    private var previousErrorSize = Double.infinity
     private var backlitSubjectLevel = SubjectLevelFilter()
     /// Whether the frame's large clipped blobs are held to be sky or a wall rather than light
     /// sources. Near `HighlightMask.maximumLightSourceFraction` the mask's reading follows the
@@ -51,10 +48,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private var brokenSky = false
 
     public static let backlitRelease = 1.0
-    /// In a frame exposed further off than this (EV) the shadows where a subject stands are crushed
-    /// to the floor, and any light in the top half reads as a backlight: a night street's first
-    /// frame, 5 EV dark, latched it.
-    static let backlitMeasurableError = 3.0
     static let goneHighlightMargin = 1.0
     public static let brokenSkyRelease = HighlightMask.maximumLightSourceFraction / 2
 
@@ -86,7 +79,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let current = metadata.totalExposure
         let error = log2(gain)
         evError = -error
-        previousErrorSize = abs(error)
         let speed: Double
         switch abs(error) {
         case _ where !hasConverged: speed = 1
@@ -138,7 +130,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         }
         let contrast = SceneFlags(statistics: statistics, metadata: nil).backlitContrast
         backlit = backlit ? contrast >= SunAwareExposure.backlitRelease
-            : contrast >= SceneFlags.backlitThreshold && previousErrorSize < SunAwareExposure.backlitMeasurableError
+            : contrast >= SceneFlags.backlitThreshold
         if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
             let exposure = log2(metadata.totalExposure)
             return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)

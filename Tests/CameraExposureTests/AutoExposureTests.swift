@@ -231,8 +231,7 @@ struct AutoExposureTests {
         // From the camera's default exposure the first frame is about 5 EV dark: the street is
         // crushed to the floor and its lamps read as a backlight, which stayed latched, where from
         // the exposure that run settled at the street never looked backlit (0.27 EV apart). Leaving
-        // light sources out of the backlit contrast (`SceneFlags`) is what keeps this test passing;
-        // the backlit flag's wait for a frame within 3 EV of its target no longer changes it.
+        // light sources out of the backlit contrast (`SceneFlags`) is what keeps this test passing.
         func settled(from start: Double?) async throws -> Double {
             let camera = try Self.camera(.nightStreet, size: PixelSize(width: 320, height: 180))
             let program = ExposureProgram(durationRange: camera.capabilities.exposureDuration.lowerBound...(1.0 / 30),
