@@ -79,7 +79,9 @@ enum AEEvalCommand {
             }
             sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
                                                  intent: entry.scene.subjectIntent,
-                                                 meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size), results: runs))
+                                                 meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),
+                                                 reference: reportPath == nil ? nil : try await evaluation.referenceThumbnail(entry.scene),
+                                                 results: runs))
         }
         progress.clear()
         let results = sections.flatMap(\.results)

@@ -18,6 +18,8 @@ enum AEEvalReport {
         let intent: Double
         /// `SimulatedScene.subjectMeanOverMedian`, in EV.
         let meanOverMedian: Double
+        /// The scene at the exposure that puts the subject at its intent (`referenceThumbnail`).
+        let reference: PixelBuffer?
         let results: [ClosedLoopEvaluation.Result]
     }
 
@@ -33,14 +35,15 @@ enum AEEvalReport {
         var body = ""
         for section in sections {
             body += "<h2>\(escape(section.scene))</h2>\n<p>" + describe(section) + "</p>\n<div class=\"frames\">"
-            for result in section.results {
-                guard let thumbnail = result.thumbnail else { continue }
+            let frames = [(section.reference, "the intent: subject ΔEV 0")]
+                + section.results.map { ($0.thumbnail, "\($0.algorithm) \(String(format: "%+.2f EV", $0.subjectEvError))") }
+            for case let (thumbnail?, caption) in frames {
                 let jpeg = Data(try encoder.encode(thumbnail, quality: 85)).base64EncodedString()
-                body += "<figure><div class=\"frame\"><img src=\"data:image/jpeg;base64,\(jpeg)\" width=\"\(thumbnail.width)\" height=\"\(thumbnail.height)\" alt=\"last frame, \(escape(result.algorithm))\">"
+                body += "<figure><div class=\"frame\"><img src=\"data:image/jpeg;base64,\(jpeg)\" width=\"\(thumbnail.width)\" height=\"\(thumbnail.height)\" alt=\"\(escape(caption))\">"
                 if let subject = section.subject {
                     body += "<div class=\"subject\" style=\"left:\(percent(subject.x));top:\(percent(subject.y));width:\(percent(subject.width));height:\(percent(subject.height))\"></div>"
                 }
-                body += "</div><figcaption>\(escape(result.algorithm)) \(String(format: "%+.2f EV", result.subjectEvError))</figcaption></figure>"
+                body += "</div><figcaption>\(escape(caption))</figcaption></figure>"
             }
             body += "</div>\n"
                 + plot(section.results, title: "exposure (EV, log2 of seconds at base ISO)", value: \.exposureEV)
@@ -61,7 +64,8 @@ enum AEEvalReport {
         <h1>CameraSun closed-loop auto-exposure evaluation</h1>
         <p>Simulated camera, each scene × algorithm in closed loop. Subject ΔEV is log2 of the subject's mean
         linear output over 0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped is the
-        non-sun clipped fraction. Each scene shows every algorithm's last frame, the subject outlined.
+        non-sun clipped fraction. Each scene shows itself at the exposure that puts the subject at its
+        intent, then every algorithm's last frame, the subject outlined.
         Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
         <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th></tr>
         \(rows)</table>

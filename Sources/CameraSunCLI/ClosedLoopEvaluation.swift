@@ -53,8 +53,7 @@ struct ClosedLoopEvaluation {
     /// Runs `algorithm` on `scene` for `frameCount` frames.
     func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
         var algorithm = algorithm
-        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
+        let camera = try makeCamera(scene)
         let program = camera.exposureProgram
         let analyzer = FrameAnalyzer()
         var samples: [Sample] = []
@@ -70,16 +69,34 @@ struct ClosedLoopEvaluation {
             samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),
                                   subjectEV: log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
                                   clippedFraction: output.nonSunClippedFraction))
-            if index == frameCount - 1 {
-                let fitted = PreviewScaler.fittedSize(size, within: ClosedLoopEvaluation.thumbnailBound)
-                let shrunk = try PixelBuffer(format: .bgra8, width: fitted.width, height: fitted.height)
-                PreviewScaler.scale(frame.buffer, into: shrunk)
-                thumbnail = shrunk
-            }
+            if index == frameCount - 1 { thumbnail = try shrink(frame.buffer) }
         }
         var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
         result.thumbnail = thumbnail
         return result
+    }
+
+    /// A thumbnail of `scene`'s first frame at its reference exposure, the subject exactly at its
+    /// intent: what subject ΔEV 0 looks like, to judge the subject and intent by.
+    func referenceThumbnail(_ scene: SimulatedScene) async throws -> PixelBuffer {
+        let camera = try makeCamera(scene)
+        try ExposureChoice.resolve(shutter: nil, gain: nil, bias: 0, camera: camera).apply(to: camera)
+        try camera.startStreaming()
+        return try shrink(try await camera.nextFrame().buffer)
+    }
+
+    /// A simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
+    private func makeCamera(_ scene: SimulatedScene) throws -> SimulatedCamera {
+        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        return try SimulatedCamera(scene: scene, format: format, seed: seed)
+    }
+
+    /// `frame` shrunk to fit `thumbnailBound`.
+    private func shrink(_ frame: PixelBuffer) throws -> PixelBuffer {
+        let fitted = PreviewScaler.fittedSize(size, within: ClosedLoopEvaluation.thumbnailBound)
+        let thumbnail = try PixelBuffer(format: .bgra8, width: fitted.width, height: fitted.height)
+        PreviewScaler.scale(frame, into: thumbnail)
+        return thumbnail
     }
 
     /// Settling, oscillation and the settled subject error and clipping of a run.

@@ -7,26 +7,33 @@ import Testing
 /// `ae-eval --views … --report`: the report says what each subject is and why, and shows each
 /// algorithm's last frame with the subject outlined.
 @Suite struct AEEvalReportTests {
-    /// A run whose last frame is a `width`×`height` grey thumbnail.
-    func run(_ algorithm: String, width: Int = 24, height: Int = 12) throws -> ClosedLoopEvaluation.Result {
+    /// A 24×12 grey thumbnail.
+    func thumbnail() throws -> PixelBuffer {
+        let thumbnail = try PixelBuffer(format: .bgra8, width: 24, height: 12)
+        thumbnail.withUnsafeMutableBytes(plane: 0) { bytes in for i in bytes.indices { bytes[i] = 128 } }
+        return thumbnail
+    }
+
+    /// A run whose last frame is `thumbnail()`.
+    func run(_ algorithm: String) throws -> ClosedLoopEvaluation.Result {
         let samples = (0..<12).map { ClosedLoopEvaluation.Sample(frame: $0, exposureEV: -8, subjectEV: 0.5, clippedFraction: 0) }
         var result = ClosedLoopEvaluation.judge(samples, scene: "hdr:t.hdr", algorithm: algorithm)
-        let thumbnail = try PixelBuffer(format: .bgra8, width: width, height: height)
-        thumbnail.withUnsafeMutableBytes(plane: 0) { bytes in for i in bytes.indices { bytes[i] = 128 } }
-        result.thumbnail = thumbnail
+        result.thumbnail = try thumbnail()
         return result
     }
 
-    @Test("Each section gives the subject, intent, reason and evenness, and every run's last frame as a JPEG with the subject outlined")
+    @Test("Each section gives the subject, intent, reason and evenness, the scene at its intent and every run's last frame as JPEGs with the subject outlined")
     func section() throws {
         let section = AEEvalReport.Section(scene: "hdr:t.hdr", why: "The wall <left>.", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25),
-                                           intent: 0.5, meanOverMedian: 1.234, results: [try run("naive"), try run("sun")])
+                                           intent: 0.5, meanOverMedian: 1.234, reference: try thumbnail(),
+                                           results: [try run("naive"), try run("sun")])
         let html = try AEEvalReport.html([section])
         #expect(html.contains("Subject 0.25,0.5,0.5,0.25 (x, y, w, h), intent +0.5 EV: The wall &lt;left&gt;. Its mean stands 1.23 EV above its median"))
-        #expect(html.components(separatedBy: "left:25.00%;top:50.00%;width:50.00%;height:25.00%").count - 1 == 2)
+        #expect(html.components(separatedBy: "left:25.00%;top:50.00%;width:50.00%;height:25.00%").count - 1 == 3)
+        #expect(html.contains("<figcaption>the intent: subject ΔEV 0</figcaption>"))
         #expect(html.contains("<figcaption>sun +0.50 EV</figcaption>"))
         let images = html.components(separatedBy: "data:image/jpeg;base64,").dropFirst()
-        #expect(images.count == 2)
+        #expect(images.count == 3)
         for image in images {
             let base64 = String(image.prefix { $0 != "\"" })
             let decoded = try JPEGDecoder().decode([UInt8](try #require(Data(base64Encoded: base64))))
@@ -37,7 +44,7 @@ import Testing
     @Test("A built-in scene's subject is painted, not a rectangle: no outline")
     func builtIn() throws {
         let section = AEEvalReport.Section(scene: "gray-card", why: "A grey card.", subject: nil, intent: 0, meanOverMedian: 0,
-                                           results: [try run("sun")])
+                                           reference: nil, results: [try run("sun")])
         let html = try AEEvalReport.html([section])
         #expect(html.contains("Built-in scene, intent +0.0 EV: A grey card. Its mean stands 0.00 EV above its median"))
         #expect(!html.contains("class=\"subject\" style"))
@@ -61,7 +68,8 @@ import Testing
             #expect(results.map { "\($0["scene"] ?? "") \($0["algorithm"] ?? "")" } == ["gray-card naive", "gray-card sun", "hdr:t.hdr naive", "hdr:t.hdr sun"])
             let html = try String(contentsOf: report, encoding: .utf8)
             #expect(html.contains("intent +0.0 EV: The ground under the sky."))
-            #expect(html.components(separatedBy: "data:image/jpeg;base64,").count - 1 == 4)
+            // Per scene the reference frame and one per algorithm.
+            #expect(html.components(separatedBy: "data:image/jpeg;base64,").count - 1 == 6)
         }
     }
 }

@@ -63,6 +63,14 @@ struct ClosedLoopTests {
         #expect(abs(run.subjectEvError) <= 1.0 / 3)
     }
 
+    @Test("The report's reference frame shows the subject at its intent: the grey card at mid-grey, 0.18 linear, sRGB 118")
+    func referenceThumbnail() async throws {
+        let thumbnail = try await evaluation.referenceThumbnail(.grayCard)
+        #expect(thumbnail.width == 160 && thumbnail.height == 90)
+        let green = Int(thumbnail[plane: 0, x: 80 * 4 + 1, y: 45])
+        #expect(abs(green - 118) <= 6, "centre green \(green)")
+    }
+
     @Test("The judge counts convergence and oscillations from the samples")
     func judge() {
         let evs = [0.0, -2, -3.4, -2.85, -3.1, -3, -3, -3, -3, -3, -3, -3]
