@@ -51,11 +51,11 @@ enum AEEvalCommand {
         }
         while let list = try arguments.option("views") {
             for view in try EvaluationView.load(list) {
-                fileScenes.append(EvaluatedScene(scene: try SourceSpec.hdrScene(view.spec, subject: view.subject, intent: view.intent),
-                                                 why: view.why, subject: view.subject))
+                fileScenes.append(EvaluatedScene(scene: try view.scene(), why: view.why, subject: view.subject))
             }
         }
         try arguments.finish()
+        if let reportPath { try checkWritable(reportPath) }
 
         // Built-in scenes run unless scene files or views replace them; --scenes adds them back.
         let named: [SimulatedScene] = try (sceneList ?? "all") == "all" ? SimulatedScene.builtIn : (sceneList ?? "").split(separator: ",").map { name throws(CLIError) in
@@ -104,6 +104,14 @@ enum AEEvalCommand {
                 + result.algorithm.padding(toLength: 12, withPad: " ", startingAt: 0)
                 + String(format: "%8d  %+10.2f  %6.1f%%  %12d", result.convergeFrames, result.subjectEvError,
                          result.clippedFraction * 100, result.oscillations))
+        }
+    }
+
+    /// Fails before a long run when the report could not be written at its end.
+    private static func checkWritable(_ path: String) throws(CLIError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw .runtime("cannot write the report to \(path): \(directory) is not a writable directory — choose another --report path")
         }
     }
 }

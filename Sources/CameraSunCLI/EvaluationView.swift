@@ -1,4 +1,5 @@
 import CameraCore
+import CameraSimulated
 import Foundation
 
 /// A view of an HDR image to judge auto-exposure on: where the camera looks, the subject a
@@ -14,6 +15,8 @@ struct EvaluationView: Equatable {
     let subject: NormalizedRect
     let intent: Double
     let why: String
+    /// "FILE line N", for errors about the view.
+    let place: String
 
     /// Where `make scenes` (scripts/fetch-scenes.sh) caches the HDRIs.
     static func sceneDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -31,6 +34,15 @@ struct EvaluationView: Equatable {
             throw .runtime("cannot read the view list \(path): \(error.localizedDescription) — check the path")
         }
         return try parse(text, path: path, sceneDirectory: sceneDirectory)
+    }
+
+    /// The view's scene, its subject marked; errors name the list and line.
+    func scene() throws(CLIError) -> SimulatedScene {
+        do {
+            return try SourceSpec.hdrScene(spec, subject: subject, intent: intent)
+        } catch {
+            throw CLIError(kind: error.kind, message: "\(place): \(error.message)")
+        }
     }
 
     /// The views in `text`, read from `path` (named in errors, with the line).
@@ -57,7 +69,7 @@ struct EvaluationView: Equatable {
                 throw .runtime("\(place): \(file) does not exist — run 'make scenes' to fetch Blender's HDRIs into \(sceneDirectory)")
             }
             views.append(EvaluationView(spec: spec, subject: subject, intent: intent,
-                                        why: fields[3].trimmingCharacters(in: .whitespaces)))
+                                        why: fields[3].trimmingCharacters(in: .whitespaces), place: place))
         }
         guard !views.isEmpty else { throw .usage("\(path) lists no views — write one per line: FILE x,y,w,h INTENT WHY") }
         return views

@@ -389,6 +389,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["meter", "--source", "file:clip.mp4", "--frames", "1"], exit: 1, ["file:clip.mp4"]),
         ErrorCase(["meter", "--source", "sim:hdr=/nonexistent-dir/sky.hdr", "--frames", "1"], exit: 1, ["/nonexistent-dir/sky.hdr"]),
         ErrorCase(["scene", "render", "gray-card", "--out", "/nonexistent-dir/x.png"] + small, exit: 1, ["/nonexistent-dir/x.png"]),
+        // Checked before the runs, which may take minutes, not after them.
+        ErrorCase(["ae-eval", "--scenes", "gray-card", "--frames", "1", "--report", "/nonexistent-dir/r.html"], exit: 1,
+                  ["/nonexistent-dir/r.html", "/nonexistent-dir is not a writable directory"]),
+        ErrorCase(["ae-eval", "--views", "/nonexistent-dir/views.txt"], exit: 1, ["/nonexistent-dir/views.txt"]),
         ErrorCase(["devices", "--verbose"], exit: 2, ["'--verbose'"]),
         ErrorCase(["help", "nope"], exit: 2, ["'nope'"]),
         ErrorCase(["bench"], exit: 2, ["suite"]),

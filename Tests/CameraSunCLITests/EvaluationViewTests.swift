@@ -26,8 +26,8 @@ import Testing
         let views = try EvaluationView.parse(text, path: "v.txt", sceneDirectory: directory)
         #expect(views == [
             EvaluationView(spec: directory + "/city.hdr,yaw=90,fov=60", subject: NormalizedRect(x: 0.5, y: 0.1, width: 0.5, height: 0.4),
-                           intent: 0.7, why: "The office block,  across the car park."),
-            EvaluationView(spec: directory + "/city.hdr", subject: NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5), intent: -1, why: "Grass."),
+                           intent: 0.7, why: "The office block,  across the car park.", place: "v.txt line 3"),
+            EvaluationView(spec: directory + "/city.hdr", subject: NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5), intent: -1, why: "Grass.", place: "v.txt line 4"),
         ])
     }
 
@@ -43,6 +43,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let error = try #require(cliError { try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory) })
         for phrase in phrases { #expect(error.message.contains(phrase), "\(error.message)") }
+    }
+
+    @Test("A view whose direction is wrong is an error naming the list and line")
+    func badDirection() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let views = try EvaluationView.parse("# header\ncity.hdr,yaw=east 0,0,1,1 0 Why.", path: "v.txt", sceneDirectory: directory)
+        let error = try #require(cliError { try views[0].scene() })
+        #expect(error.message.hasPrefix("v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER"), "\(error.message)")
+        #expect(error.exitCode == 2)
     }
 
     @Test("The scene directory is make scenes' cache: under XDG_CACHE_HOME, else ~/.cache")
