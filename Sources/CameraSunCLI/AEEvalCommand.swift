@@ -58,8 +58,9 @@ enum AEEvalCommand {
         if let reportPath { try checkWritable(reportPath) }
 
         // Built-in scenes run unless scene files or views replace them; --scenes adds them back.
-        let named: [SimulatedScene] = try (sceneList ?? "all") == "all" ? SimulatedScene.builtIn : (sceneList ?? "").split(separator: ",").map { name throws(CLIError) in
-            try SourceSpec.scene(String(name))
+        var named = SimulatedScene.builtIn
+        if let sceneList, sceneList != "all" {
+            named = try sceneList.split(separator: ",").map { name throws(CLIError) in try SourceSpec.scene(String(name)) }
         }
         let builtIn = named.map { EvaluatedScene(scene: $0, why: $0.summary, subject: nil) }
         let scenes = fileScenes.isEmpty || sceneList != nil ? builtIn + fileScenes : fileScenes

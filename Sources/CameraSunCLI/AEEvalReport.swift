@@ -81,7 +81,7 @@ enum AEEvalReport {
         } ?? "Built-in scene, intent \(String(format: "%+.1f", section.intent)) EV: "
         text += escape(section.why)
         return text + String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
-                             + " subject ΔEV against its typical pixel.", section.meanOverMedian)
+                             + " subject ΔEV against its typical pixel.", abs(section.meanOverMedian) < 0.005 ? 0 : section.meanOverMedian)
     }
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }
