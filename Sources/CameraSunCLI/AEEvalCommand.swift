@@ -78,11 +78,13 @@ enum AEEvalCommand {
                 progress.show("ae-eval \(entry.scene.name) × \(name) (\(index * algorithms.count + runs.count + 1)/\(scenes.count * algorithms.count))")
                 runs.append(try await evaluation.run(entry.scene, algorithm: makeAlgorithm(name)))
             }
+            let budgetCost = try await evaluation.highlightBudgetCost(entry.scene)
+            for run in runs.indices { runs[run].highlightBudgetCost = budgetCost }
             sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
                                                  intent: entry.scene.subjectIntent,
                                                  meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),
                                                  reference: reportPath == nil ? nil : try await evaluation.referenceThumbnail(entry.scene),
-                                                 results: runs))
+                                                 budgetCost: budgetCost, results: runs))
         }
         progress.clear()
         let results = sections.flatMap(\.results)
@@ -99,13 +101,22 @@ enum AEEvalCommand {
             return
         }
         let sceneWidth = results.map(\.scene.count).max().map { max($0 + 1, 19) } ?? 19
-        terminal.print("scene".padding(toLength: sceneWidth, withPad: " ", startingAt: 0) + "algorithm   converge  subject ΔEV  clipped  oscillations")
+        terminal.print("scene".padding(toLength: sceneWidth, withPad: " ", startingAt: 0)
+            + "algorithm   converge  subject ΔEV  clipped  oscillations  budget cost")
         for result in results {
+            let cost = describeBudgetCost(result.highlightBudgetCost)
             terminal.print(result.scene.padding(toLength: sceneWidth, withPad: " ", startingAt: 0)
                 + result.algorithm.padding(toLength: 12, withPad: " ", startingAt: 0)
-                + String(format: "%8d  %+10.2f  %6.1f%%  %12d", result.convergeFrames, result.subjectEvError,
-                         result.clippedFraction * 100, result.oscillations))
+                + String(format: "%8d  %+10.2f  %6.1f%%  %12d  ", result.convergeFrames, result.subjectEvError,
+                         result.clippedFraction * 100, result.oscillations)
+                + String(repeating: " ", count: max(11 - cost.count, 0)) + cost)
         }
+    }
+
+    /// A `highlightBudgetCost` for the table: EV, "≥8" at the search's depth, "—" when not measured.
+    static func describeBudgetCost(_ cost: Double?) -> String {
+        guard let cost else { return "—" }
+        return cost >= ClosedLoopEvaluation.budgetSearchDepth ? "≥\(Int(ClosedLoopEvaluation.budgetSearchDepth))" : String(format: "%.2f", cost)
     }
 
     /// Fails before a long run when the report could not be written at its end.

@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraExposure
 import Foundation
 
 /// The self-contained HTML report of `ae-eval --report`: the results table, then per scene what
@@ -20,6 +21,8 @@ enum AEEvalReport {
         let meanOverMedian: Double
         /// The scene at the exposure that puts the subject at its intent (`referenceThumbnail`).
         let reference: PixelBuffer?
+        /// `ClosedLoopEvaluation.highlightBudgetCost`, in EV.
+        let budgetCost: Double?
         let results: [ClosedLoopEvaluation.Result]
     }
 
@@ -29,7 +32,8 @@ enum AEEvalReport {
             let good = abs(result.subjectEvError) <= 1.0 / 3
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
-                + "<td>\(String(format: "%.1f%%", result.clippedFraction * 100))</td><td>\(result.oscillations)</td></tr>\n"
+                + "<td\(breaksBudget(result) ? " class=\"bad\"" : "")>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
+                + "<td>\(result.oscillations)</td><td>\(AEEvalCommand.describeBudgetCost(result.highlightBudgetCost))</td></tr>\n"
         }
         let encoder = try JPEGEncoder()
         var body = ""
@@ -64,10 +68,11 @@ enum AEEvalReport {
         <h1>CameraSun closed-loop auto-exposure evaluation</h1>
         <p>Simulated camera, each scene × algorithm in closed loop. Subject ΔEV is log2 of the subject's mean
         linear output over 0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped is the
-        non-sun clipped fraction. Each scene shows itself at the exposure that puts the subject at its
+        non-sun clipped fraction, in red where it breaks the 2% budget although keeping to it would cost
+        the subject no more than 1 EV (budget cost, measured on ground truth). Each scene shows itself at the exposure that puts the subject at its
         intent, then every algorithm's last frame, the subject outlined.
         Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
-        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th></tr>
+        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th><th>budget cost (EV)</th></tr>
         \(rows)</table>
         \(body)
         </body></html>
@@ -80,8 +85,26 @@ enum AEEvalReport {
             "Subject \(String(format: "%g,%g,%g,%g", rect.x, rect.y, rect.width, rect.height)) (x, y, w, h), intent \(String(format: "%+.1f", section.intent)) EV: "
         } ?? "Built-in scene, intent \(String(format: "%+.1f", section.intent)) EV: "
         text += escape(section.why)
-        return text + String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
-                             + " subject ΔEV against its typical pixel.", abs(section.meanOverMedian) < 0.005 ? 0 : section.meanOverMedian)
+        text += String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
+                       + " subject ΔEV against its typical pixel.", abs(section.meanOverMedian) < 0.005 ? 0 : section.meanOverMedian)
+        return text + budgetRule(section.budgetCost)
+    }
+
+    /// Whether `result` clips more than the budget where keeping to it costs the subject no more
+    /// than 1 EV: there the budget wins, so the clipping is a fault, not the subject-wins price.
+    static func breaksBudget(_ result: ClosedLoopEvaluation.Result) -> Bool {
+        guard let cost = result.highlightBudgetCost else { return false }
+        return result.clippedFraction > SunAwareExposure.highlightBudget && cost <= SunAwareExposure.subjectWinsMargin
+    }
+
+    /// What the highlight budget's rule asks of the scene, from its `highlightBudgetCost`.
+    static func budgetRule(_ cost: Double?) -> String {
+        guard let cost else { return " The highlight budget's cost is not measured on a moving scene." }
+        if cost == 0 { return " At its intent, no more than 2% outside the sun clips." }
+        let amount = AEEvalCommand.describeBudgetCost(cost)
+        return cost > SunAwareExposure.subjectWinsMargin
+            ? " Keeping to 2% of clipping outside the sun would cost the subject \(amount) EV, more than 1 EV: the subject wins, and the clipping is the price."
+            : " Keeping to 2% of clipping outside the sun costs the subject \(amount) EV, no more than 1 EV: the highlight budget wins, so the rule wants the subject that far under, with 2% clipped."
     }
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }

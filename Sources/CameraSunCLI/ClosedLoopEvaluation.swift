@@ -32,15 +32,19 @@ struct ClosedLoopEvaluation {
         /// Sign changes of the exposure error beyond ⅙ EV after first converging.
         let oscillations: Int
         let samples: [Sample]
+        /// The scene's `highlightBudgetCost`, set by the caller (it is the scene's, not the run's).
+        var highlightBudgetCost: Double?
         /// The last frame, shrunk for the report.
         var thumbnail: PixelBuffer?
 
         enum CodingKeys: String, CodingKey {
-            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost
         }
     }
 
     static let settledFrames = 10
+    /// How far under its intent `highlightBudgetCost` looks for an exposure within the budget.
+    static let budgetSearchDepth = 8.0
     /// The largest thumbnail of a run's last frame.
     static let thumbnailBound = PixelSize(width: 240, height: 180)
     static let tolerance = 1.0 / 6
@@ -83,6 +87,45 @@ struct ClosedLoopEvaluation {
         try ExposureChoice.resolve(shutter: nil, gain: nil, bias: 0, camera: camera).apply(to: camera)
         try camera.startStreaming()
         return try shrink(try await camera.nextFrame().buffer)
+    }
+
+    /// How far (EV) `scene`'s subject must go under its intent for the non-sun clipped fraction
+    /// to stay within the 2% highlight budget, measured on ground truth by bisection over fixed
+    /// exposures: 0 when the intent is within it, `budgetSearchDepth` when not even that far under
+    /// is; nil for a panning scene, whose frame changes as it is measured. The rule: up to
+    /// 1 EV the budget wins, beyond it the subject does — so a run clipping more than 2% is the
+    /// subject-wins case only where this is over 1 EV.
+    func highlightBudgetCost(_ scene: SimulatedScene) async throws -> Double? {
+        guard scene.pan == nil else { return nil }
+        let camera = try makeCamera(scene)
+        let program = camera.exposureProgram
+        let reference = scene.referenceExposure(viewSize: size, sensor: camera.sensor)
+        try camera.startStreaming()
+        /// The subject's ΔEV and the non-sun clipped fraction at `offset` EV from the reference.
+        func reading(_ offset: Double) async throws -> (subjectEV: Double, withinBudget: Bool) {
+            let settings = program.split(reference * pow(2, offset))
+            try camera.updateControls { $0.setExposure(settings) }
+            var frame = try await camera.nextFrame()
+            // The sensor applies exposure a few frames late: read the first frame made with it.
+            for _ in 0..<4 where abs(frame.metadata.totalExposure / settings.total - 1) > 0.01 {
+                frame = try await camera.nextFrame()
+            }
+            let truth = camera.groundTruth(for: frame)
+            let output = GroundTruthReading(frame.buffer, truth: truth)
+            return (log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
+                    output.nonSunClippedFraction <= SunAwareExposure.highlightBudget)
+        }
+        if try await reading(0).withinBudget { return 0 }
+        var (within, over) = (-ClosedLoopEvaluation.budgetSearchDepth, 0.0)
+        var found = try await reading(within)
+        guard found.withinBudget else { return ClosedLoopEvaluation.budgetSearchDepth }
+        // Clipping grows with exposure: halve the interval to 1/16 EV.
+        while over - within > 1.0 / 16 {
+            let middle = (within + over) / 2
+            let candidate = try await reading(middle)
+            if candidate.withinBudget { (within, found) = (middle, candidate) } else { over = middle }
+        }
+        return max(-found.subjectEV, 0)
     }
 
     /// A simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.

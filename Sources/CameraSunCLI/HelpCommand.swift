@@ -90,7 +90,9 @@ enum HelpCommand {
         --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on
         ground truth: frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of
         the subject's mean linear output over 0.18 × 2^intent, over the last 10 frames), the clipped
-        fraction outside the sun, and oscillations after converging. naive is the seed article's
+        fraction outside the sun, oscillations after converging, and the scene's budget cost: how
+        far (EV) its subject must go under its intent for no more than 2% to clip outside the sun
+        (up to 1 EV the budget wins, beyond it the subject does). naive is the seed article's
         loop, centre its 60% centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
         origin) and an intent (default 0). --views reads such views from a list, one per line:

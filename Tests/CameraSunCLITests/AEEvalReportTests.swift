@@ -25,10 +25,11 @@ import Testing
     @Test("Each section gives the subject, intent, reason and evenness, the scene at its intent and every run's last frame as JPEGs with the subject outlined")
     func section() throws {
         let section = AEEvalReport.Section(scene: "hdr:t.hdr", why: "The wall <left>.", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25),
-                                           intent: 0.5, meanOverMedian: 1.234, reference: try thumbnail(),
+                                           intent: 0.5, meanOverMedian: 1.234, reference: try thumbnail(), budgetCost: 0.62,
                                            results: [try run("naive"), try run("sun")])
         let html = try AEEvalReport.html([section])
         #expect(html.contains("Subject 0.25,0.5,0.5,0.25 (x, y, w, h), intent +0.5 EV: The wall &lt;left&gt;. Its mean stands 1.23 EV above its median"))
+        #expect(html.contains("costs the subject 0.62 EV, no more than 1 EV: the highlight budget wins"))
         #expect(html.components(separatedBy: "left:25.00%;top:50.00%;width:50.00%;height:25.00%").count - 1 == 3)
         #expect(html.contains("<figcaption>the intent: subject ΔEV 0</figcaption>"))
         #expect(html.contains("<figcaption>sun +0.50 EV</figcaption>"))
@@ -44,11 +45,34 @@ import Testing
     @Test("A built-in scene's subject is painted, not a rectangle: no outline")
     func builtIn() throws {
         let section = AEEvalReport.Section(scene: "gray-card", why: "A grey card.", subject: nil, intent: 0, meanOverMedian: 0,
-                                           reference: nil, results: [try run("sun")])
+                                           reference: nil, budgetCost: 0, results: [try run("sun")])
         let html = try AEEvalReport.html([section])
         #expect(html.contains("Built-in scene, intent +0.0 EV: A grey card. Its mean stands 0.00 EV above its median"))
         #expect(!html.contains("class=\"subject\" style"))
         #expect(html.contains("data:image/jpeg;base64,"))
+    }
+
+    @Test("Clipping beyond 2% is a fault where the budget costs at most 1 EV, the subject-wins price beyond")
+    func clippingJudged() throws {
+        let samples = (0..<12).map { ClosedLoopEvaluation.Sample(frame: $0, exposureEV: -8, subjectEV: 0, clippedFraction: 0.1) }
+        var result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "sun")
+        for (cost, breaks) in [(0.56, true), (1.0, true), (4.0, false), (nil, false)] as [(Double?, Bool)] {
+            result.highlightBudgetCost = cost
+            #expect(AEEvalReport.breaksBudget(result) == breaks, "cost \(String(describing: cost))")
+        }
+        result.highlightBudgetCost = 0.56
+        let html = try AEEvalReport.html([AEEvalReport.Section(scene: "s", why: "", subject: nil, intent: 0, meanOverMedian: 0, reference: nil,
+                                                               budgetCost: 0.56, results: [result])])
+        #expect(html.contains("<td class=\"bad\">10.0%</td><td>0</td><td>0.56</td>"))
+    }
+
+    @Test("The budget's rule: none at the intent; up to 1 EV the budget wins; beyond, the subject; unmeasured on a pan")
+    func budgetRule() {
+        #expect(AEEvalReport.budgetRule(0).contains("no more than 2% outside the sun clips"))
+        #expect(AEEvalReport.budgetRule(1).contains("costs the subject 1.00 EV, no more than 1 EV: the highlight budget wins"))
+        #expect(AEEvalReport.budgetRule(1.5).contains("cost the subject 1.50 EV, more than 1 EV: the subject wins"))
+        #expect(AEEvalReport.budgetRule(8).contains("cost the subject ≥8 EV"))
+        #expect(AEEvalReport.budgetRule(nil).contains("not measured on a moving scene"))
     }
 
     @Test("ae-eval --views runs each listed view, --scenes adds built-ins, and the report carries the reasons")
@@ -66,6 +90,9 @@ import Testing
             #expect(result.exitCode == 0, "\(result)")
             let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
             #expect(results.map { "\($0["scene"] ?? "") \($0["algorithm"] ?? "")" } == ["gray-card naive", "gray-card sun", "hdr:t.hdr naive", "hdr:t.hdr sun"])
+            // The grey card clips nothing at its intent; the ground under a sky 8× brighter must go
+            // under it by about log2(8 × 0.18 / 0.955) = 0.59 EV for the sky not to clip.
+            #expect(results.compactMap { jsonNumber($0["highlightBudgetCost"]) }.map { ($0 * 10).rounded() / 10 } == [0, 0, 0.6, 0.6])
             let html = try String(contentsOf: report, encoding: .utf8)
             #expect(html.contains("intent +0.0 EV: The ground under the sky."))
             // Per scene the reference frame and one per algorithm.

@@ -71,6 +71,14 @@ struct ClosedLoopTests {
         #expect(abs(green - 118) <= 6, "centre green \(green)")
     }
 
+    @Test("The highlight budget's cost, on ground truth: nothing on the grey card; the backlit portrait's sky costs its subject 4 EV")
+    func highlightBudgetCost() async throws {
+        #expect(try await evaluation.highlightBudgetCost(.grayCard) == 0)
+        let backlit = try #require(try await evaluation.highlightBudgetCost(.backlitPortrait))
+        #expect(abs(backlit - 4) < 0.25, "\(backlit) EV")
+        #expect(try await evaluation.highlightBudgetCost(.panIntoSun) == nil)
+    }
+
     @Test("The judge counts convergence and oscillations from the samples")
     func judge() {
         let evs = [0.0, -2, -3.4, -2.85, -3.1, -3, -3, -3, -3, -3, -3, -3]
