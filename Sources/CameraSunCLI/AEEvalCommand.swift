@@ -84,7 +84,7 @@ enum AEEvalCommand {
                                                  intent: entry.scene.subjectIntent,
                                                  meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),
                                                  reference: reportPath == nil ? nil : try await evaluation.referenceThumbnail(entry.scene),
-                                                 budgetCost: budgetCost, results: runs))
+                                                 results: runs))
         }
         progress.clear()
         let results = sections.flatMap(\.results)

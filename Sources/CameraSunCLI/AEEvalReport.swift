@@ -21,8 +21,6 @@ enum AEEvalReport {
         let meanOverMedian: Double
         /// The scene at the exposure that puts the subject at its intent (`referenceThumbnail`).
         let reference: PixelBuffer?
-        /// `ClosedLoopEvaluation.highlightBudgetCost`, in EV.
-        let budgetCost: Double?
         let results: [ClosedLoopEvaluation.Result]
     }
 
@@ -87,7 +85,8 @@ enum AEEvalReport {
         text += escape(section.why)
         text += String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
                        + " subject ΔEV against its typical pixel.", abs(section.meanOverMedian) < 0.005 ? 0 : section.meanOverMedian)
-        return text + budgetRule(section.budgetCost)
+        // Every run of a scene carries the scene's budget cost.
+        return text + budgetRule(section.results.first?.highlightBudgetCost)
     }
 
     /// Whether `result` clips more than the budget where keeping to it costs the subject no more
