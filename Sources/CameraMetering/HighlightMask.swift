@@ -1,6 +1,7 @@
 /// The sun, other light sources and bright sky, found on a frame's cell grid.
 ///
-/// Light sources are compact clipped blobs (the sun, lamps, specular highlights) grown outward
+/// Light sources are compact clipped blobs (the sun, lamps, specular highlights), standing apart
+/// from other clipped blobs (sky through a lattice is not a row of lamps), grown outward
 /// through their glare while it stays at least twice as bright as the sky or wall around it. Sky is
 /// a separate class: large bright regions touching the top of the frame. Sun-aware metering leaves
 /// light sources out; sky stays in, since it is part of the picture.
@@ -15,8 +16,9 @@ public struct HighlightMask: Sendable, Hashable {
     public let kinds: [UInt8]
     /// Fraction of samples on light sources and their glare.
     public let sunFraction: Double
-    /// Fraction of samples on what looked like light sources and their glare before the broken-sky
-    /// rule (`maximumLightSourceFraction`) turned them back: `sunFraction` unless that rule applied.
+    /// Fraction of samples on what looked like light sources and their glare — every compact blob,
+    /// standing apart or not — before the broken-sky rule (`maximumLightSourceFraction`) turned
+    /// them back.
     public let apparentSourceFraction: Double
     public let skyFraction: Double
     /// Number of separate light sources found.
@@ -24,7 +26,8 @@ public struct HighlightMask: Sendable, Hashable {
     /// Clipped fraction of the samples outside light sources: the highlight budget's measure.
     public let nonSunClippedFraction: Double
 
-    /// A clipped blob larger than this fraction of the frame is sky or a wall, not a light source.
+    /// A clipped blob larger than this fraction of the frame, or one of blobs a cell apart that
+    /// together are, is sky or a wall, not a light source.
     static let maximumSourceFraction = 0.03
     /// A light source fills at least this much of its bounding box (a disk fills 0.79).
     static let minimumSourceFill = 0.35
@@ -48,24 +51,29 @@ public struct HighlightMask: Sendable, Hashable {
         var marks = [UInt8](repeating: Kind.none.rawValue, count: count)
         let grid = CellNeighbourhood(columns: columns, rows: rows)
 
+        let clusterSizes = HighlightMask.clusterSizes(clipped, grid: grid)
         var sources = 0
+        // Every compact blob with its glare, whether it stands apart or not: what looks like light sources.
+        var apparent = [Bool](repeating: false, count: count)
         for blob in grid.components(where: { clipped[$0] }) {
             let box = grid.boundingBox(blob)
             let compact = Double(blob.count) <= HighlightMask.maximumSourceFraction * Double(count)
                 && Double(blob.count) >= HighlightMask.minimumSourceFill * Double(box.area)
             guard compact else { continue }
-            sources += 1
             let background = grid.ringMedian(around: box, values: means, excluding: clipped)
-            for cell in grid.grow(from: blob, limit: box.radius * 8, where: { means[$0] >= 2 * background }) {
-                marks[cell] = Kind.lightSource.rawValue
-            }
+            let lit = grid.grow(from: blob, limit: box.radius * 8, where: { means[$0] >= 2 * background })
+            for cell in lit { apparent[cell] = true }
+            guard Double(clusterSizes[blob[0]]) <= HighlightMask.maximumSourceFraction * Double(count) else { continue }
+            sources += 1
+            for cell in lit { marks[cell] = Kind.lightSource.rawValue }
         }
 
         func samples(_ kind: Kind) -> Int32 {
             (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
         }
         let total = Double(cells.sampleCounts.reduce(0, +))
-        apparentSourceFraction = total > 0 ? Double(samples(.lightSource)) / total : 0
+        let apparentSamples = (0..<count).reduce(0) { $0 + (apparent[$1] ? cells.sampleCounts[$1] : 0) }
+        apparentSourceFraction = total > 0 ? Double(apparentSamples) / total : 0
         // So many light sources are clipped sky broken into blobs at a low exposure, not suns:
         // they are left to be sky or plain highlights.
         if apparentSourceFraction > lightSourceLimit {
@@ -86,6 +94,22 @@ public struct HighlightMask: Sendable, Hashable {
         sunFraction = total > 0 ? sunSamples / total : 0
         skyFraction = total > 0 ? Double(samples(.sky)) / total : 0
         nonSunClippedFraction = total > sunSamples ? Double(nonSunClipped) / (total - sunSamples) : 0
+    }
+
+    /// Per clipped cell, the clipped cells of its cluster: blobs a cell apart or less count as one
+    /// clipped region, as sky seen through a lattice or leaves is one region much larger than a
+    /// lamp, broken up by thin dark bars, while lamps and the sun stand apart.
+    private static func clusterSizes(_ clipped: [Bool], grid: CellNeighbourhood) -> [Int] {
+        var near = clipped
+        for cell in clipped.indices where !clipped[cell] {
+            grid.forEachNeighbour(of: cell) { if clipped[$0] { near[cell] = true } }
+        }
+        var sizes = [Int](repeating: 0, count: clipped.count)
+        for cluster in grid.components(where: { near[$0] }) {
+            let size = cluster.reduce(0) { $0 + (clipped[$1] ? 1 : 0) }
+            for cell in cluster { sizes[cell] = size }
+        }
+        return sizes
     }
 
     /// The mask of the same `cells` with every light source taken for sky (`FrameStatistics.withoutLightSources`).

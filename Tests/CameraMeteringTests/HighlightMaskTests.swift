@@ -102,6 +102,26 @@ struct HighlightMaskTests {
         #expect(!highlights.kinds.contains(HighlightMask.Kind.lightSource.rawValue))
     }
 
+    @Test("Sky through a lattice is not a crowd of lamps: clipped squares a cell apart are one clipped region, and it all counts")
+    func lattice() throws {
+        // 384×288 sampled every 4 pixels, one sample per cell: white 8×8 squares (2×2 cells) every
+        // 12 pixels — a one-cell bar between them — over the top-left 192×96 (7.4% of the frame,
+        // under the broken-sky fifth, each square a compact blob), grey 60 elsewhere.
+        let statistics = try stepFour.analyze(try buffer(.gray8, width: 384, height: 288) { x, y in
+            x < 192 && y < 96 && x % 12 < 8 && y % 12 < 8 ? 255 : 60
+        })
+        let highlights = statistics.highlights
+        #expect(abs(statistics.clippedFraction - 128.0 * 64 / (384 * 288)) < 1e-9)
+        #expect(highlights.lightSourceCount == 0)
+        #expect(highlights.sunFraction == 0)
+        #expect(abs(highlights.nonSunClippedFraction - statistics.clippedFraction) <= 1e-12)
+        // The same squares three bars apart stand apart: 32 lamps.
+        let apart = try stepFour.analyze(try buffer(.gray8, width: 384, height: 288) { x, y in
+            x < 192 && y < 96 && x % 24 < 8 && y % 24 < 8 ? 255 : 60
+        })
+        #expect(apart.highlights.lightSourceCount == 32)
+    }
+
     @Test("A frame without highlights marks nothing")
     func noHighlights() throws {
         let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { x, y in UInt8(40 + (x + y) % 30) })
