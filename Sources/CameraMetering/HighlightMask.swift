@@ -51,7 +51,7 @@ public struct HighlightMask: Sendable, Hashable {
         var marks = [UInt8](repeating: Kind.none.rawValue, count: count)
         let grid = CellNeighbourhood(columns: columns, rows: rows)
 
-        let clusterSizes = HighlightMask.clusterSizes(clipped, grid: grid)
+        var clusterSizes: [Int]?  // found when the first compact blob needs them
         var sources = 0
         // Every compact blob with its glare, whether it stands apart or not: what looks like light sources.
         var apparent = [Bool](repeating: false, count: count)
@@ -63,7 +63,9 @@ public struct HighlightMask: Sendable, Hashable {
             let background = grid.ringMedian(around: box, values: means, excluding: clipped)
             let lit = grid.grow(from: blob, limit: box.radius * 8, where: { means[$0] >= 2 * background })
             for cell in lit { apparent[cell] = true }
-            guard Double(clusterSizes[blob[0]]) <= HighlightMask.maximumSourceFraction * Double(count) else { continue }
+            let sizes = clusterSizes ?? HighlightMask.clusterSizes(clipped, grid: grid)
+            clusterSizes = sizes
+            guard Double(sizes[blob[0]]) <= HighlightMask.maximumSourceFraction * Double(count) else { continue }
             sources += 1
             for cell in lit { marks[cell] = Kind.lightSource.rawValue }
         }
