@@ -70,12 +70,12 @@ public struct HighlightMask: Sendable, Hashable {
             for cell in lit { marks[cell] = Kind.lightSource.rawValue }
         }
 
-        func samples(_ kind: Kind) -> Int32 {
-            (0..<count).reduce(0) { $0 + (marks[$1] == kind.rawValue ? cells.sampleCounts[$1] : 0) }
+        func samples(where member: (Int) -> Bool) -> Int32 {
+            (0..<count).reduce(0) { $0 + (member($1) ? cells.sampleCounts[$1] : 0) }
         }
+        func samples(_ kind: Kind) -> Int32 { samples { marks[$0] == kind.rawValue } }
         let total = Double(cells.sampleCounts.reduce(0, +))
-        let apparentSamples = (0..<count).reduce(0) { $0 + (apparent[$1] ? cells.sampleCounts[$1] : 0) }
-        apparentSourceFraction = total > 0 ? Double(apparentSamples) / total : 0
+        apparentSourceFraction = total > 0 ? Double(samples { apparent[$0] }) / total : 0
         // So many light sources are clipped sky broken into blobs at a low exposure, not suns:
         // they are left to be sky or plain highlights.
         if apparentSourceFraction > lightSourceLimit {
