@@ -95,12 +95,12 @@ enum HelpCommand {
         (up to 1 EV the budget wins, beyond it the subject does). naive is the seed article's
         loop, centre its 60% centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
-        origin) and an intent (default 0). --views reads such views from a list, one per line:
-        FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY (relative files are in make scenes' cache, e.g.
-        eval/hdr-views.txt). With scene files or views, --scenes adds built-in scenes. --report
-        writes an HTML report: the table, and per scene the subject and why, each algorithm's last
-        frame with the subject outlined, and plots of exposure and subject brightness.
-        --json prints {"results":[…]}.
+        origin) and an intent in EV from mid-grey (-8…2.4, default 0). --views reads such views
+        from a list, one per line: FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY (relative files are
+        in make scenes' cache, e.g. eval/hdr-views.txt). With scene files or views, --scenes adds
+        built-in scenes. --report writes an HTML report: the table, and per scene the subject and
+        why, each algorithm's last frame with the subject outlined, and plots of exposure and
+        subject brightness. --json prints {"results":[…]}.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

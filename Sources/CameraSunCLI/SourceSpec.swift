@@ -53,9 +53,16 @@ enum SourceSpec: Equatable {
         return scene
     }
 
+    /// The subject intents an evaluation can judge: from near black up to the brightest mean that
+    /// still fits under full scale (0.18 × 2^2.4 ≈ 0.95).
+    static let intentRange = -8.0...2.4
+
     /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=]`), with an optional
     /// subject rectangle and intent for evaluation.
     static func hdrScene(_ spec: String, subject: NormalizedRect? = nil, intent: Double = 0) throws(CLIError) -> SimulatedScene {
+        guard intentRange.contains(intent) else {
+            throw .usage("\(ValueOutOfRangeError(setting: "intent", value: intent, range: intentRange, unit: "EV"))")
+        }
         // Empty fields are kept so that `hdr=,yaw=30` is a missing file, not a file named "yaw=30".
         var fields = spec.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let path = fields.removeFirst()

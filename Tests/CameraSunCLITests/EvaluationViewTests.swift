@@ -55,6 +55,16 @@ import Testing
         #expect(error.exitCode == 2)
     }
 
+    @Test("An intent the subject cannot reach is an error naming the list, the line and the range")
+    func intentOutOfRange() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let views = try EvaluationView.parse("# header\ncity.hdr 0,0,1,1 3 Why.", path: "v.txt", sceneDirectory: directory)
+        let error = try #require(cliError { try views[0].scene() })
+        #expect(error.message == "v.txt line 2: intent 3 EV is outside the supported range -8…2.4 EV — choose a value in that range")
+        #expect(error.exitCode == 2)
+    }
+
     @Test("The scene directory is make scenes' cache: under XDG_CACHE_HOME, else ~/.cache")
     func sceneDirectoryFollowsXDG() {
         #expect(EvaluationView.sceneDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]) == "/c/camerasun/scenes")
