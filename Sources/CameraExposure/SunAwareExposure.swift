@@ -6,8 +6,9 @@ import Foundation
 /// scene (`BacklitSubject`), or else a centre-weighted median — leaving out the sun, other light
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
-/// unless that would put the subject more than 1 EV under (then the subject wins); and corrects a
-/// large error at once, a small one gently, and none inside a dead band.
+/// unless that would put the subject more than 1 EV under (then the subject wins), fading a change
+/// of that decision in; and corrects a large error at once, a small one gently, and none inside a
+/// dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -46,6 +47,13 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// brighter), and metering with and without it sent the exposure round in a cycle. So once the
     /// mask finds too many light sources they stay out of it until they cover under `brokenSkyRelease`.
     private var brokenSky = false
+    /// The EV the highlight budget takes from the subject, as applied, and whether the subject won
+    /// on the last frame. Where the budget's cost crosses `subjectWinsMargin` (a pan along a
+    /// sunset) the decision flips the exposure by up to 1 EV; in a scene the exposure has settled
+    /// in, the flip fades in by `budgetStep` a frame (while `fading`) instead of jumping.
+    private var budgetOffset = 0.0
+    private var subjectWins = false
+    private var fading = false
 
     public static let backlitRelease = 1.0
     static let goneHighlightMargin = 1.0
@@ -54,6 +62,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
     public static let subjectWinsMargin = 1.0
+    /// EV a frame by which a flip of the subject-wins decision fades in: 1 EV in four frames.
+    public static let budgetStep = 0.25
     /// The level the brightest 2% of cell means outside the sun may reach (linear, of full scale),
     /// as libcamera's highlight constraint has it. A cell's mean sits below its brightest pixels:
     /// at a ceiling of full scale, textured highlights clipped at the exposure their cells called
@@ -178,9 +188,24 @@ public struct SunAwareExposure: ExposureAlgorithm {
         }
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
         let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
-        if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin { return subjectGain }
-        // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
-        return subjectGain * pow(2, clipping ? -SunAwareExposure.subjectWinsMargin : -needed)
+        let wins = needed > SunAwareExposure.subjectWinsMargin
+        let offset: Double
+        if needed <= 0 || wins {
+            offset = 0
+        } else {
+            // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
+            offset = clipping ? -SunAwareExposure.subjectWinsMargin : -needed
+        }
+        // The subject winning or losing in a scene the exposure has settled in fades in; anything
+        // else, including a new scene (the last frame off by 1 EV or more), is taken at once.
+        if wins != subjectWins {
+            subjectWins = wins
+            fading = hasConverged && abs(evError) < 1
+        }
+        let step = fading ? SunAwareExposure.budgetStep : .infinity
+        budgetOffset += min(max(offset - budgetOffset, -step), step)
+        fading = fading && budgetOffset != offset
+        return subjectGain * pow(2, budgetOffset)
     }
 
     /// The sample-weighted `fraction` quantile of the cell means outside light sources.

@@ -281,6 +281,27 @@ struct AutoExposureTests {
         #expect(asked == reference.update(fewer.withoutLightSources(), metadata: metadata))
     }
 
+    @Test("Where the budget's cost crosses 1 EV during a pan, the subject's win fades in at most a quarter stop a frame")
+    func budgetDecisionFades() async throws {
+        // Ground at mid-grey under a sky 2 EV brighter at the image's left and 4 EV at its right. The
+        // camera converges, then pans right: keeping the sky costs the ground more and more until,
+        // past 1 EV, the ground wins and the exposure rises about 0.9 EV. Applied at once, that was
+        // a 0.63 EV jump between two frames.
+        let scene = SimulatedScene(name: "brightening-sky", summary: "Ground under a sky brightening to the right.", subjectIntent: 0,
+                                   pan: SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5)) { size in
+            SceneImage(width: size.width, height: size.height) { u, v in
+                v < 0.45 ? .init(radiance: SIMD3(repeating: 1000 * pow(2, 2 + 2 * u)), depth: 1000)
+                    : .init(radiance: SIMD3(repeating: 1000), albedo: 0.18, depth: 5, isSubject: true)
+            }
+        }
+        let camera = try Self.camera(scene)
+        var engine = Self.engine(for: camera)
+        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
+        let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
+        #expect(settled.last! - settled.min()! > 0.8, "the ground won: \(settled.last! - settled.min()!) EV brighter than its darkest")
+        #expect(steps.max()! <= SunAwareExposure.budgetStep, "largest step \(steps.max()!) EV")
+    }
+
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
     func flickerAuto() async throws {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
