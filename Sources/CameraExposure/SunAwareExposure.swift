@@ -24,19 +24,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The last frame's exposure error in EV (positive: over-exposed), subject against its target.
     public private(set) var evError = 0.0
     private var hasConverged = false
-    /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
-    /// highlights are not clipped, a lower bound while they are. Kept between frames so the
-    /// budget decision does not flip between the exposure that clips and the one that doesn't.
-    private var highlightExcess: Double?
-    /// While `highlightExcess` holds a bound learnt from clipping: the subject's scene level (log2
-    /// of its metered value over the exposure) on that frame. Clipping is the firmer evidence: at a
-    /// lower exposure the percentile of cell means reads the same highlights lower (a cell's mean
-    /// hides its brightest pixels, and the glare marked around a light source grows as the exposure
-    /// falls), and letting the bound fall to that reading sent the exposure back into the clipping,
-    /// in a cycle. So the bound is held while the subject stays in the scene it was learnt in, unless
-    /// the highlights have plainly gone: no light source in frame to have taken them in, and the rest
-    /// measuring more than `goneHighlightMargin` EV under the bound.
-    private var clippedAtSceneLevel: Double?
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
     private var backlit = false
@@ -47,16 +34,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// brighter), and metering with and without it sent the exposure round in a cycle. So once the
     /// mask finds too many light sources they stay out of it until they cover under `brokenSkyRelease`.
     private var brokenSky = false
-    /// The EV the highlight budget takes from the subject, as applied, and whether the subject won
-    /// on the last frame. Where the budget's cost crosses `subjectWinsMargin` (a pan along a
-    /// sunset) the decision flips the exposure by up to 1 EV; in a scene the exposure has settled
-    /// in, the flip fades in by `budgetStep` a frame (while `fading`) instead of jumping.
-    private var budgetOffset = 0.0
-    private var subjectWins = false
-    private var fading = false
+    /// What the highlight budget takes from the subject, with its memory of the highlights.
+    private var budget = HighlightBudget()
 
     public static let backlitRelease = 1.0
-    static let goneHighlightMargin = 1.0
     public static let brokenSkyRelease = HighlightMask.maximumLightSourceFraction / 2
 
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
@@ -114,8 +95,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
         // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
-        return withinHighlightBudget(statistics, subjectGain: subjectGain, subjectMetered: meteredLinear, target: target,
-                                     exposure: metadata.totalExposure)
+        let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure,
+                                   settled: hasConverged && abs(evError) < 1)
+        return subjectGain * pow(2, offset)
     }
 
     /// The gain that puts the `meteringMode` reading at mid-grey shifted by the bias.
@@ -162,67 +144,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
             if cumulative >= total / 2 { return cell.value }
         }
         return sorted.last!.value
-    }
-
-    /// `subjectGain`, lowered so the brightest 2% outside the sun stay under `highlightCeiling` (at most
-    /// `highlightBudget` clips) — unless that takes more than `subjectWinsMargin` EV from the
-    /// subject: then the subject wins and the highlights clip.
-    mutating func withinHighlightBudget(_ statistics: FrameStatistics, subjectGain: Double, subjectMetered: Double, target: Double,
-                                        exposure: Double) -> Double {
-        let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
-        let sceneLevel = log2(max(subjectMetered, 1e-6) / exposure)
-        if clipping {
-            // Clipped highlights are at least full scale: a lower bound, kept at its largest.
-            highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
-            clippedAtSceneLevel = sceneLevel
-        } else {
-            let highlight = SunAwareExposure.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
-            let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
-            if let level = clippedAtSceneLevel, let bound = highlightExcess {
-                let gone = statistics.highlights.lightSourceCount == 0 && measured < bound - SunAwareExposure.goneHighlightMargin
-                if gone || abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
-            }
-            // Hold a bound from clipping; let a larger measured value fall slowly, so the decision
-            // cannot flip frame to frame.
-            highlightExcess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured
-        }
-        // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
-        let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
-        let wins = needed > SunAwareExposure.subjectWinsMargin
-        let offset: Double
-        if needed <= 0 || wins {
-            offset = 0
-        } else {
-            // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
-            offset = clipping ? -SunAwareExposure.subjectWinsMargin : -needed
-        }
-        // The subject winning or losing in a scene the exposure has settled in fades in; anything
-        // else, including a new scene (the last frame off by 1 EV or more), is taken at once.
-        if wins != subjectWins {
-            subjectWins = wins
-            fading = hasConverged && abs(evError) < 1
-        }
-        let step = fading ? SunAwareExposure.budgetStep : .infinity
-        budgetOffset += min(max(offset - budgetOffset, -step), step)
-        fading = fading && budgetOffset != offset
-        return subjectGain * pow(2, budgetOffset)
-    }
-
-    /// The sample-weighted `fraction` quantile of the cell means outside light sources.
-    static func nonSunPercentile(_ statistics: FrameStatistics, _ fraction: Double) -> Double {
-        let cells = statistics.cells
-        let lightSource = HighlightMask.Kind.lightSource.rawValue
-        let values = (0..<(cells.columns * cells.rows)).compactMap { cell -> (Double, Double)? in
-            guard statistics.highlights.kinds[cell] != lightSource, let mean = cells.mean(cell) else { return nil }
-            return (mean, Double(cells.sampleCounts[cell]))
-        }.sorted { $0.0 < $1.0 }
-        let total = values.reduce(0) { $0 + $1.1 }
-        var cumulative = 0.0
-        for (value, count) in values {
-            cumulative += count
-            if cumulative >= fraction * total { return value }
-        }
-        return values.last?.0 ?? 0
     }
 }
 

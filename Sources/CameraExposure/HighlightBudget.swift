@@ -1,0 +1,96 @@
+import CameraMetering
+import Foundation
+
+/// `SunAwareExposure`'s highlight budget: how far under its target the subject goes so that at
+/// most `SunAwareExposure.highlightBudget` of the frame clips outside the sun — unless that takes
+/// more than `SunAwareExposure.subjectWinsMargin` EV from the subject, and then the subject wins
+/// and the highlights clip. It remembers how far the highlights stand above the subject, so the
+/// decision does not flip between the exposure that clips and the one that doesn't.
+struct HighlightBudget {
+    /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
+    /// highlights are not clipped, a lower bound while they are.
+    private var highlightExcess: Double?
+    /// While `highlightExcess` holds a bound learnt from clipping: the subject's scene level (log2
+    /// of its metered value over the exposure) on that frame. Clipping is the firmer evidence: at a
+    /// lower exposure the percentile of cell means reads the same highlights lower (a cell's mean
+    /// hides its brightest pixels, and the glare marked around a light source grows as the exposure
+    /// falls), and letting the bound fall to that reading sent the exposure back into the clipping,
+    /// in a cycle. So the bound is held while the subject stays in the scene it was learnt in, unless
+    /// the highlights have plainly gone: no light source in frame to have taken them in, and the rest
+    /// measuring more than `goneHighlightMargin` EV under the bound.
+    private var clippedAtSceneLevel: Double?
+    /// The EV taken from the subject, as applied, and whether the subject won on the last frame.
+    /// Where the budget's cost crosses `subjectWinsMargin` (a pan along a sunset) the decision
+    /// flips the exposure by up to 1 EV; in a settled scene the flip fades in by
+    /// `SunAwareExposure.budgetStep` a frame (while `fading`) instead of jumping.
+    private var applied = 0.0
+    private var subjectWins = false
+    private var fading = false
+
+    static let goneHighlightMargin = 1.0
+
+    /// The EV (0 or less) to take from the subject on this frame, whose subject reads
+    /// `subjectMetered` (linear) against its `target` at total exposure `exposure`. The highlights
+    /// are kept under `SunAwareExposure.highlightCeiling`; `settled` — the exposure has converged
+    /// and the last frame was within 1 EV — makes a flip of the decision fade in, where a new scene
+    /// takes it at once.
+    mutating func offset(_ statistics: FrameStatistics, subjectMetered: Double, target: Double, exposure: Double,
+                         settled: Bool) -> Double {
+        let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
+        learn(statistics, clipping: clipping, subjectMetered: subjectMetered, sceneLevel: log2(max(subjectMetered, 1e-6) / exposure))
+        // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
+        let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
+        let wins = needed > SunAwareExposure.subjectWinsMargin
+        let wanted: Double
+        if needed <= 0 || wins {
+            wanted = 0
+        } else {
+            // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
+            wanted = clipping ? -SunAwareExposure.subjectWinsMargin : -needed
+        }
+        if wins != subjectWins {
+            subjectWins = wins
+            fading = settled
+        }
+        let step = fading ? SunAwareExposure.budgetStep : .infinity
+        applied += min(max(wanted - applied, -step), step)
+        fading = fading && applied != wanted
+        return applied
+    }
+
+    /// Updates `highlightExcess` from this frame: a bound while the highlights clip, else their
+    /// measured level — a bound from clipping held, a larger measured value let fall slowly, so the
+    /// decision cannot flip frame to frame.
+    private mutating func learn(_ statistics: FrameStatistics, clipping: Bool, subjectMetered: Double, sceneLevel: Double) {
+        if clipping {
+            // Clipped highlights are at least full scale: a lower bound, kept at its largest.
+            highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
+            clippedAtSceneLevel = sceneLevel
+            return
+        }
+        let highlight = HighlightBudget.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
+        let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
+        if let level = clippedAtSceneLevel, let bound = highlightExcess {
+            let gone = statistics.highlights.lightSourceCount == 0 && measured < bound - HighlightBudget.goneHighlightMargin
+            if gone || abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
+        }
+        highlightExcess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured
+    }
+
+    /// The sample-weighted `fraction` quantile of the cell means outside light sources.
+    static func nonSunPercentile(_ statistics: FrameStatistics, _ fraction: Double) -> Double {
+        let cells = statistics.cells
+        let lightSource = HighlightMask.Kind.lightSource.rawValue
+        let values = (0..<(cells.columns * cells.rows)).compactMap { cell -> (Double, Double)? in
+            guard statistics.highlights.kinds[cell] != lightSource, let mean = cells.mean(cell) else { return nil }
+            return (mean, Double(cells.sampleCounts[cell]))
+        }.sorted { $0.0 < $1.0 }
+        let total = values.reduce(0) { $0 + $1.1 }
+        var cumulative = 0.0
+        for (value, count) in values {
+            cumulative += count
+            if cumulative >= fraction * total { return value }
+        }
+        return values.last?.0 ?? 0
+    }
+}
