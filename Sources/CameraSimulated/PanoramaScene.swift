@@ -13,18 +13,27 @@ extension SimulatedScene {
         public var pitch: Double
         /// Horizontal field of view in degrees (1…170).
         public var fov: Double
+        /// Degrees the camera turns to the right from `yaw`, at `panRate` from `panStart` seconds
+        /// (0: it holds still).
+        public var pan: Double
 
-        public init(yaw: Double = 0, pitch: Double = 0, fov: Double = 70) {
+        /// A pan's speed in degrees a second: a slow, steady turn by hand.
+        public static let panRate = 10.0
+        /// When a pan starts, in seconds: the exposure has settled by then.
+        public static let panStart = 1.0
+
+        public init(yaw: Double = 0, pitch: Double = 0, fov: Double = 70, pan: Double = 0) {
             self.yaw = yaw
             self.pitch = pitch
             self.fov = fov
+            self.pan = pan
         }
 
         /// The `sim:hdr=` options (`,yaw=90,fov=90`) that differ from the default view: two views
         /// of one panorama get different scene names.
         public var options: String {
             let standard = ViewDirection()
-            return [("yaw", yaw, standard.yaw), ("pitch", pitch, standard.pitch), ("fov", fov, standard.fov)]
+            return [("yaw", yaw, standard.yaw), ("pitch", pitch, standard.pitch), ("fov", fov, standard.fov), ("pan", pan, standard.pan)]
                 .filter { $0.1 != $0.2 }
                 .map { ",\($0.0)=\(String(format: "%g", $0.1))" }
                 .joined()
@@ -41,23 +50,28 @@ extension SimulatedScene {
 
     /// A scene from an HDR image, scaled so its median luminance is `hdrMedianLuminance`. Images
     /// with a 2:1 aspect ratio are treated as equirectangular panoramas and projected through
-    /// `view`; others are scaled to the camera's view as they are.
+    /// `view` (panning when `view.pan` is set); others are scaled to the camera's view as they are.
     /// `subject` marks the subject in the view (normalised, top-left origin) for closed-loop
-    /// evaluation, with its intent in EV.
+    /// evaluation, with its intent in EV; along a pan it is the rectangle's rows, all the way round.
     public static func hdrImage(_ source: RadianceImage, named name: String, view: ViewDirection = ViewDirection(),
                                 subject: NormalizedRect? = nil, intent: Double = 0) -> SimulatedScene {
         let scale = hdrMedianLuminance / medianLuminance(source)
         let image = RadianceImage(width: source.width, height: source.height, samples: source.samples.map { $0 * scale })
         let isPanorama = image.width == image.height * 2
+        let pans = isPanorama && view.pan > 0
         let summary = isPanorama
-            ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°."
+            ? "HDR panorama \(name) (\(image.width)x\(image.height)) seen at yaw \(view.yaw)°, pitch \(view.pitch)°, fov \(view.fov)°"
+                + (pans ? ", turning \(view.pan)° right at \(ViewDirection.panRate)°/s after \(ViewDirection.panStart) s." : ".")
             : "HDR image \(name) (\(image.width)x\(image.height))."
-        return SimulatedScene(name: "hdr:\(name)\(isPanorama ? view.options : "")", summary: summary, subjectIntent: intent) { size in
-            let radiance = isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
+        let pan = pans ? Pan(imageWidthFactor: 1 + view.pan / view.fov, startTime: ViewDirection.panStart,
+                             speed: ViewDirection.panRate / view.pan) : nil
+        return SimulatedScene(name: "hdr:\(name)\(isPanorama ? view.options : "")", summary: summary, subjectIntent: intent, pan: pan) { size in
+            let radiance = pans ? projectPan(image, view: view, size: size)
+                : isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
             var scene = SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
             if let subject {
                 let bounds = subject.pixelBounds(in: size)
-                for y in bounds.rows { for x in bounds.columns { scene.subjectMask[y * size.width + x] = 1 } }
+                for y in bounds.rows { for x in pans ? 0..<size.width : bounds.columns { scene.subjectMask[y * size.width + x] = 1 } }
             }
             return scene
         }
@@ -65,13 +79,35 @@ extension SimulatedScene {
 
     /// The perspective view of an equirectangular panorama (bilinear, wrapping in longitude).
     static func project(_ panorama: RadianceImage, view: ViewDirection, size: PixelSize) -> RadianceImage {
-        var output = RadianceImage(width: size.width, height: size.height)
         let focal = Double(size.width) / 2 / tan(view.fov * .pi / 360)
-        let (yaw, pitch) = (view.yaw * .pi / 180, view.pitch * .pi / 180)
-        for y in 0..<size.height {
-            for x in 0..<size.width {
+        return sample(panorama, pitch: view.pitch, focal: focal, size: size) { x in
+            (Double(x) + 0.5 - Double(size.width) / 2, view.yaw)
+        }
+    }
+
+    /// The strip a pan sweeps, `size` wide (the view's width × (1 + pan ÷ fov)): each column is
+    /// the middle column of the view turned to its angle, so a window sliding along the strip is
+    /// the view turning (with the horizontal scale of the view's middle throughout).
+    static func projectPan(_ panorama: RadianceImage, view: ViewDirection, size: PixelSize) -> RadianceImage {
+        let sweep = view.fov + view.pan
+        let viewWidth = Double(size.width) * view.fov / sweep
+        let focal = viewWidth / 2 / tan(view.fov * .pi / 360)
+        return sample(panorama, pitch: view.pitch, focal: focal, size: size) { x in
+            (0, view.yaw - view.fov / 2 + (Double(x) + 0.5) / Double(size.width) * sweep)
+        }
+    }
+
+    /// Samples `panorama` along camera rays: for pixel column x, `column(x)` gives the ray's
+    /// horizontal offset on the image plane at `focal` and the camera's yaw in degrees.
+    private static func sample(_ panorama: RadianceImage, pitch: Double, focal: Double, size: PixelSize,
+                               column: (Int) -> (cx: Double, yaw: Double)) -> RadianceImage {
+        var output = RadianceImage(width: size.width, height: size.height)
+        let pitch = pitch * .pi / 180
+        for x in 0..<size.width {
+            let (cx, yawDegrees) = column(x)
+            let yaw = yawDegrees * .pi / 180
+            for y in 0..<size.height {
                 // Camera ray: x right, y up, z forward; then pitch about x, yaw about y.
-                let cx = Double(x) + 0.5 - Double(size.width) / 2
                 let cy = Double(size.height) / 2 - (Double(y) + 0.5)
                 let (ry, rz) = (cy * cos(pitch) + focal * sin(pitch), -cy * sin(pitch) + focal * cos(pitch))
                 let (rx, rz2) = (cx * cos(yaw) + rz * sin(yaw), -cx * sin(yaw) + rz * cos(yaw))

@@ -27,7 +27,7 @@ public struct SimulatedScene: Sendable {
 
     /// The scene painted for a camera view of `viewSize` (wider than the view when it pans).
     public func render(viewSize: PixelSize) -> SceneImage {
-        let image = paint(pan.map { PixelSize(width: Int(Double(viewSize.width) * $0.imageWidthFactor), height: viewSize.height) } ?? viewSize)
+        let image = paint(pan.map { PixelSize(width: Int((Double(viewSize.width) * $0.imageWidthFactor).rounded()), height: viewSize.height) } ?? viewSize)
         precondition(image.height == viewSize.height, "scene \(name) painted \(image.height) rows for a \(viewSize) view")
         return image
     }

@@ -18,8 +18,9 @@ enum HelpCommand {
                     pipeline (frame captured → MJPEG part at a viewer)
       help COMMAND  show a command's options
 
-    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG]
-    (default: sim:backlit-portrait). Errors exit 2 for bad usage, 1 for failures.
+    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]
+    (default: sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
+    Errors exit 2 for bad usage, 1 for failures.
     """
 
     static let commands: [String: String] = [
@@ -78,12 +79,12 @@ enum HelpCommand {
         usage: camerasun scene list [--json]
                camerasun scene render SCENE --out F.png [--ev EV] [--shutter S --gain G | --iso N]
                                       [--width W --height H] [--seed N] [--json]
-        SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG].
+        SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG].
         --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250; --gain is analogue gain
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
         """,
         "ae-eval": """
-        usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=] --subject x,y,w,h [--intent EV]]…
+        usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=] --subject x,y,w,h [--intent EV]]…
                                  [--views LIST]… [--algorithms naive,centre,libcamera,sun] [--frames N]
                                  [--width W --height H] [--seed N] [--json] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
@@ -95,12 +96,12 @@ enum HelpCommand {
         (up to 1 EV the budget wins, beyond it the subject does). naive is the seed article's
         loop, centre its 60% centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
-        origin) and an intent in EV from mid-grey (-8…2.4, default 0). --views reads such views
-        from a list, one per line: FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY (relative files are
-        in make scenes' cache, e.g. eval/hdr-views.txt). With scene files or views, --scenes adds
-        built-in scenes. --report writes an HTML report: the table, and per scene the subject and
-        why, each algorithm's last frame with the subject outlined, and plots of exposure and
-        subject brightness. --json prints {"results":[…]}.
+        origin; along a pan= a band, x=0 and w=1) and an intent in EV from mid-grey (-8…2.4,
+        default 0). --views reads such views from a list, one per line: FILE[,yaw=,pitch=,fov=]
+        x,y,w,h INTENT WHY (relative files are in make scenes' cache, e.g. eval/hdr-views.txt).
+        With scene files or views, --scenes adds built-in scenes. --report writes an HTML report:
+        the table, and per scene the subject and why, each algorithm's last frame with the subject
+        outlined, and plots of exposure and subject brightness. --json prints {"results":[…]}.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

@@ -71,17 +71,21 @@ enum SourceSpec: Equatable {
         for field in fields where !field.isEmpty {
             let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2, let value = Double(pair[1]), value.isFinite else {
-                throw .usage("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG")
+                throw .usage("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG")
             }
             switch pair[0] {
             case "yaw": view.yaw = value
             case "pitch" where (-90...90).contains(value): view.pitch = value
             case "fov" where (1...170).contains(value): view.fov = value
-            case "pitch", "fov":
-                throw .usage("\(pair[0]) \(value) is out of range — pitch takes -90…90 and fov 1…170 degrees")
+            case "pan" where (1...360).contains(value): view.pan = value
+            case "pitch", "fov", "pan":
+                throw .usage("\(pair[0]) \(value) is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees")
             default:
-                throw .usage("unknown sim:hdr= option '\(pair[0])' — use yaw=, pitch= or fov=")
+                throw .usage("unknown sim:hdr= option '\(pair[0])' — use yaw=, pitch=, fov= or pan=")
             }
+        }
+        if view.pan > 0, let subject, subject.x != 0 || subject.width != 1 {
+            throw .usage("along a pan the subject is a band the camera turns along — give x=0 and w=1, not \(String(format: "%g,%g,%g,%g", subject.x, subject.y, subject.width, subject.height))")
         }
         let url = URL(fileURLWithPath: path)
         do {

@@ -44,6 +44,22 @@ import Testing
         #expect(abs(spot.y - 50) <= 2)
     }
 
+    @Test("A pan paints the strip it sweeps, half a degree a column here, and slides along it at 10°/s after 1 s")
+    func panSweepsAStrip() {
+        // fov 60° in a 120-pixel view, turning 40°: a 200-pixel strip from yaw −30° to +70°.
+        let scene = SimulatedScene.hdrImage(panorama(sunLongitude: 30, latitude: 0), named: "p.hdr",
+                                            view: SimulatedScene.ViewDirection(yaw: 0, pitch: 0, fov: 60, pan: 40), subject: NormalizedRect(x: 0, y: 0.75, width: 1, height: 0.25))
+        #expect(scene.name == "hdr:p.hdr,fov=60,pan=40")
+        let strip = scene.render(viewSize: PixelSize(width: 120, height: 60))
+        #expect(strip.width == 200)
+        let spot = brightest(strip.radiance)
+        #expect(abs(spot.x - 120) <= 2 && abs(spot.y - 30) <= 2, "sun at \(spot)")
+        #expect(strip.subjectMask.filter { $0 == 1 }.count == 200 * 15, "the subject's rows, all along the strip")
+        #expect(scene.viewOrigin(at: 1, imageWidth: 200, viewWidth: 120) == 0)
+        #expect(scene.viewOrigin(at: 3, imageWidth: 200, viewWidth: 120) == 40)
+        #expect(scene.viewOrigin(at: 9, imageWidth: 200, viewWidth: 120) == 80)
+    }
+
     @Test func hdrScenesMarkTheSunInTheirGroundTruth() {
         let scene = SimulatedScene.hdrImage(panorama(sunLongitude: 0, latitude: 0), named: "test.hdr",
                                             view: SimulatedScene.ViewDirection(yaw: 0, pitch: 0, fov: 60))

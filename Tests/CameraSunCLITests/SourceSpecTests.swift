@@ -1,3 +1,4 @@
+import CameraCore
 import CameraSimulated
 @testable import CameraSunCLI
 import Foundation
@@ -55,20 +56,28 @@ struct SourceSpecTests {
     }
 
     @Test("sim:hdr= options are checked before the file is read", arguments: [
-        ("hdr=sky.hdr,pitch=91", "pitch 91.0 is out of range — pitch takes -90…90 and fov 1…170 degrees"),
-        ("hdr=sky.hdr,pitch=-90.5", "pitch -90.5 is out of range — pitch takes -90…90 and fov 1…170 degrees"),
-        ("hdr=sky.hdr,fov=0.5", "fov 0.5 is out of range — pitch takes -90…90 and fov 1…170 degrees"),
-        ("hdr=sky.hdr,fov=171", "fov 171.0 is out of range — pitch takes -90…90 and fov 1…170 degrees"),
-        ("hdr=sky.hdr,roll=3", "unknown sim:hdr= option 'roll' — use yaw=, pitch= or fov="),
-        ("hdr=sky.hdr,yaw=east", "'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG"),
-        ("hdr=sky.hdr,yaw", "'yaw' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG"),
-        ("hdr=sky.hdr,yaw=inf", "'yaw=inf' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG or fov=DEG"),
+        ("hdr=sky.hdr,pitch=91", "pitch 91.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
+        ("hdr=sky.hdr,pitch=-90.5", "pitch -90.5 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
+        ("hdr=sky.hdr,fov=0.5", "fov 0.5 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
+        ("hdr=sky.hdr,fov=171", "fov 171.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
+        ("hdr=sky.hdr,roll=3", "unknown sim:hdr= option 'roll' — use yaw=, pitch=, fov= or pan="),
+        ("hdr=sky.hdr,yaw=east", "'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
+        ("hdr=sky.hdr,yaw", "'yaw' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
+        ("hdr=sky.hdr,yaw=inf", "'yaw=inf' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
+        ("hdr=sky.hdr,pan=0", "pan 0.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
+        ("hdr=sky.hdr,pan=400", "pan 400.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
         ("hdr=", "sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30"),
         ("hdr=,yaw=30", "sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30"),
     ])
     func hdrOptionErrors(spec: String, message: String) {
         let error = cliError { try SourceSpec.scene(spec) }
         #expect(error == .usage(message))
+    }
+
+    @Test("Along a pan the subject is a band across the frame: any other rectangle is a usage error naming it")
+    func panSubjectIsABand() {
+        let error = cliError { try SourceSpec.hdrScene("sky.hdr,pan=40", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.5)) }
+        #expect(error == .usage("along a pan the subject is a band the camera turns along — give x=0 and w=1, not 0.25,0.5,0.5,0.5"))
     }
 
     @Test("A missing .hdr file is a runtime error naming the path")
