@@ -6,9 +6,9 @@ import Foundation
 /// scene (`BacklitSubject`), or else a centre-weighted median — leaving out the sun, other light
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
-/// unless that would put the subject more than 1 EV under (then the subject wins), fading a change
-/// of that decision in; and corrects a large error at once, a small one gently, and none inside a
-/// dead band.
+/// unless that would put the subject more than 1 EV under (then the subject wins), fading the
+/// budget's changes in once settled; and corrects a large error at once, a small one gently, and
+/// none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -25,8 +25,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public private(set) var evError = 0.0
     private var hasConverged = false
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
-    /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`.
-    private var backlit = false
+    /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`,
+    /// and not while the backlight is clipped: metering the subject, then a centre whose median
+    /// cell had clipped, and the subject again sent the exposure 2 EV round every three frames.
+    private(set) var backlit = false
     private var backlitSubjectLevel = SubjectLevelFilter()
     /// Whether the frame's large clipped blobs are held to be sky or a wall rather than light
     /// sources. Near `HighlightMask.maximumLightSourceFraction` the mask's reading follows the
@@ -43,7 +45,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
     public static let subjectWinsMargin = 1.0
-    /// EV a frame by which a flip of the subject-wins decision fades in: 1 EV in four frames.
+    /// EV a frame by which the highlight budget's concession may change in a settled scene: 1 EV
+    /// in four frames.
     public static let budgetStep = 0.25
     /// The level the brightest 2% of cell means outside the sun may reach (linear, of full scale),
     /// as libcamera's highlight constraint has it. A cell's mean sits below its brightest pixels:
@@ -120,9 +123,10 @@ public struct SunAwareExposure: ExposureAlgorithm {
                 return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
             })
         }
-        let contrast = SceneFlags(statistics: statistics, metadata: nil).backlitContrast
-        backlit = backlit ? contrast >= SunAwareExposure.backlitRelease
-            : contrast >= SceneFlags.backlitThreshold
+        let flags = SceneFlags(statistics: statistics, metadata: nil)
+        // A backlight at full scale reads the contrast low: it cannot end a backlit scene.
+        backlit = backlit ? flags.backlitContrast >= SunAwareExposure.backlitRelease || flags.backlightClipped
+            : flags.backlitContrast >= SceneFlags.backlitThreshold
         if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
             let exposure = log2(metadata.totalExposure)
             return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)

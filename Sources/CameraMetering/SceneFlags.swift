@@ -8,6 +8,9 @@ public struct SceneFlags: Sendable, Hashable {
     /// Stops by which the top half (its brighter quarter of zones) outshines where a subject stands
     /// (the darker quarter of the lower-centre zones), light sources left out of both.
     public let backlitContrast: Double
+    /// The top half's brighter quarter is at full scale (its zones' linear mean at least
+    /// `clippedLevel`): `backlitContrast` is then only a lower bound, squeezed by the clipping.
+    public let backlightClipped: Bool
     /// The scene is dim (under `lowLightLuminance`), judged from the exposure that made the frame.
     public let lowLight: Bool
     /// The scene luminance the frame and its exposure imply, in cd/m² (nil without metadata).
@@ -19,6 +22,8 @@ public struct SceneFlags: Sendable, Hashable {
 
     /// A surround this many stops brighter than the centre makes a frame backlit.
     public static let backlitThreshold = 2.0
+    /// A zone whose linear mean reaches this is clipped.
+    public static let clippedLevel = 0.98
     /// Scenes below this luminance (cd/m²) are low light: a dim room or a street at night.
     public static let lowLightLuminance = 10.0
 
@@ -40,6 +45,7 @@ public struct SceneFlags: Sendable, Hashable {
         // The darker quarter of where subjects stand against the brighter quarter of the top half.
         let dark = SceneFlags.quantile(subjectArea, 0.25), bright = SceneFlags.quantile(top, 0.75)
         backlitContrast = log2(max(bright, 1.0 / 4096) / max(dark, 1.0 / 4096))
+        backlightClipped = bright >= SceneFlags.clippedLevel
         backlit = backlitContrast >= SceneFlags.backlitThreshold
         sceneLuminance = metadata?.sceneLuminance(linearMean: statistics.linearMean)
         lowLight = sceneLuminance.map { $0 < SceneFlags.lowLightLuminance } ?? false

@@ -254,6 +254,27 @@ struct AutoExposureTests {
         #expect(abs(fromDefault - fromSettled) < 1.0 / 6, "from the default \(fromDefault) EV, from there \(fromSettled) EV")
     }
 
+    @Test("A clipped backlight keeps a scene backlit: it reads the contrast low, not the scene")
+    func clippedBacklightHoldsBacklit() throws {
+        // 128×96 gray8, the top half at `top`, the bottom half at `bottom`.
+        func frame(top: UInt8, bottom: UInt8) throws -> FrameStatistics {
+            let buffer = try PixelBuffer(format: .gray8, width: 128, height: 96)
+            for y in 0..<96 { for x in 0..<128 { buffer[plane: 0, x: x, y: y] = y < 48 ? top : bottom } }
+            return try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4)).analyze(buffer)
+        }
+        let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 100), analogueGain: 1, baseISO: 50)
+        let squeezed = try frame(top: 255, bottom: 220)
+        #expect(SceneFlags(statistics: squeezed, metadata: nil).backlitContrast < SunAwareExposure.backlitRelease)
+        #expect(SceneFlags(statistics: squeezed, metadata: nil).backlightClipped)
+        var algorithm = SunAwareExposure()
+        _ = algorithm.update(try frame(top: 255, bottom: 40), metadata: metadata)
+        #expect(algorithm.backlit)
+        _ = algorithm.update(squeezed, metadata: metadata)
+        #expect(algorithm.backlit, "the sky still clips: the contrast is only a lower bound")
+        _ = algorithm.update(try frame(top: 200, bottom: 220), metadata: metadata)
+        #expect(!algorithm.backlit, "measured, the contrast is gone")
+    }
+
     @Test("Blobs too many to be light sources stay in the budget when fewer of them clip a moment later")
     func brokenSkyStaysInTheBudget() throws {
         // 128×96, a grey 100 ground under white 8×8 squares every 12 pixels: 44% of the frame clips,
@@ -281,24 +302,36 @@ struct AutoExposureTests {
         #expect(asked == reference.update(fewer.withoutLightSources(), metadata: metadata))
     }
 
-    @Test("Where the budget's cost crosses 1 EV during a pan, the subject's win fades in at most a quarter stop a frame")
-    func budgetDecisionFades() async throws {
-        // Ground at mid-grey under a sky 2 EV brighter at the image's left and 4 EV at its right. The
-        // camera converges, then pans right: keeping the sky costs the ground more and more until,
-        // past 1 EV, the ground wins and the exposure rises about 0.9 EV. Applied at once, that was
-        // a 0.63 EV jump between two frames.
-        let scene = SimulatedScene(name: "brightening-sky", summary: "Ground under a sky brightening to the right.", subjectIntent: 0,
-                                   pan: SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5)) { size in
+    /// Ground at mid-grey panned across with something bright above it: `brightness(u)`, in EV
+    /// over the ground, across the image (u from 0 at its left to 1 at its right).
+    static func panAcross(_ name: String, brightness: @escaping @Sendable (Double) -> Double?) -> SimulatedScene {
+        SimulatedScene(name: name, summary: "Ground under \(name) as the camera turns.", subjectIntent: 0,
+                       pan: SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5)) { size in
             SceneImage(width: size.width, height: size.height) { u, v in
-                v < 0.45 ? .init(radiance: SIMD3(repeating: 1000 * pow(2, 2 + 2 * u)), depth: 1000)
-                    : .init(radiance: SIMD3(repeating: 1000), albedo: 0.18, depth: 5, isSubject: true)
+                if v < 0.45, let ev = brightness(Double(u)) { return .init(radiance: SIMD3(repeating: 1000 * Float(pow(2, ev))), depth: 1000) }
+                return .init(radiance: SIMD3(repeating: 1000), albedo: 0.18, depth: 5, isSubject: true)
             }
         }
+    }
+
+    @Test("Once settled, the highlight budget moves the exposure at most a quarter stop a frame as the camera turns", arguments: [
+        // A sky from 2 EV over the ground to 4: past a cost of 1 EV the ground wins and the
+        // exposure rises about 0.9 EV. At once, that was a 0.63 EV jump between two frames.
+        (panAcross("a brightening sky") { 2 + 2 * $0 }, 0.8),
+        // A wall 3 EV over the ground comes into view: the exposure falls about 0.85 EV to keep it.
+        // Looking for it from 1 EV down at once, the exposure fell 0.7 EV in a frame and rang ±0.1 EV.
+        (panAcross("a white wall") { $0 > 0.55 ? 3 : nil }, -0.6),
+    ])
+    func budgetFadesWhileSettled(scene: SimulatedScene, change: Double) async throws {
         let camera = try Self.camera(scene)
         var engine = Self.engine(for: camera)
         let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
         let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
-        #expect(settled.last! - settled.min()! > 0.8, "the ground won: \(settled.last! - settled.min()!) EV brighter than its darkest")
+        if change > 0 {
+            #expect(settled.last! - settled.min()! > change, "the ground won: \(settled.last! - settled.min()!) EV up from the lowest")
+        } else {
+            #expect(settled.last! - settled.first! < change, "the budget kept the wall: \(settled.last! - settled.first!) EV")
+        }
         #expect(steps.max()! <= SunAwareExposure.budgetStep, "largest step \(steps.max()!) EV")
     }
 
