@@ -129,7 +129,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
             : flags.backlitContrast >= SceneFlags.backlitThreshold
         if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
             let exposure = log2(metadata.totalExposure)
-            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)
+            let frame = log2(max(SRGB.decode(statistics.histogram.percentile(0.25)), 1.0 / 4096)) - exposure
+            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame) + exposure)
         }
         backlitSubjectLevel.reset()
         return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
