@@ -6,7 +6,7 @@ import Foundation
 
 /// A `--source` value: where frames come from (see CLI.md, "Sources").
 enum SourceSpec: Equatable {
-    /// `sim:SCENE` or `sim:hdr=FILE[,yaw=,pitch=,fov=]`: the simulated camera; the payload is
+    /// `sim:SCENE` or `sim:hdr=FILE[,yaw=,pitch=,fov=,pan=]`: the simulated camera; the payload is
     /// the part after `sim:`.
     case simulated(String)
     /// `v4l2:/dev/videoN`
@@ -43,7 +43,7 @@ enum SourceSpec: Equatable {
         }
     }
 
-    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG]`.
+    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]`.
     static func scene(_ spec: String) throws(CLIError) -> SimulatedScene {
         if spec.hasPrefix("hdr=") { return try hdrScene(String(spec.dropFirst(4))) }
         guard let scene = SimulatedScene.named(spec) else {
@@ -57,7 +57,7 @@ enum SourceSpec: Equatable {
     /// still fits under full scale (0.18 × 2^2.4 ≈ 0.95).
     static let intentRange = -8.0...2.4
 
-    /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=]`), with an optional
+    /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=,pan=]`), with an optional
     /// subject rectangle and intent for evaluation.
     static func hdrScene(_ spec: String, subject: NormalizedRect? = nil, intent: Double = 0) throws(CLIError) -> SimulatedScene {
         guard intentRange.contains(intent) else {
