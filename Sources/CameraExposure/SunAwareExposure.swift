@@ -97,7 +97,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
         let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
         // A clipped subject (at full scale) reads as 2 stops over.
-        let subjectGain = target / (meteredLinear >= 0.98 ? 4 * target : max(meteredLinear, 1.0 / 4096))
+        let subjectGain = target / (meteredLinear >= SceneFlags.clippedLevel ? 4 * target : max(meteredLinear, 1.0 / 4096))
         let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure,
                                    settled: hasConverged && abs(evError) < 1)
         return subjectGain * pow(2, offset)
@@ -106,7 +106,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The gain that puts the `meteringMode` reading at mid-grey shifted by the bias.
     private func meteredGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let reading = Meter.meter(statistics, mode: meteringMode, bias: metadata.exposureBias)
-        return reading.metered >= 0.98 ? 0.25 : reading.target / max(reading.metered, 1.0 / 4096)
+        return reading.metered >= SceneFlags.clippedLevel ? 0.25 : reading.target / max(reading.metered, 1.0 / 4096)
     }
 
     /// The subject's linear luminance: the tap point's, a backlit scene's subject's

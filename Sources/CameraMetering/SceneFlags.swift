@@ -22,7 +22,7 @@ public struct SceneFlags: Sendable, Hashable {
 
     /// A surround this many stops brighter than the centre makes a frame backlit.
     public static let backlitThreshold = 2.0
-    /// A zone whose linear mean reaches this is clipped.
+    /// A linear mean (a zone's, a metered subject's) that reaches this is clipped: a lower bound.
     public static let clippedLevel = 0.98
     /// Scenes below this luminance (cd/m²) are low light: a dim room or a street at night.
     public static let lowLightLuminance = 10.0

@@ -71,7 +71,7 @@ struct ClosedLoopEvaluation {
             let truth = camera.groundTruth(for: frame)
             let output = GroundTruthReading(frame.buffer, truth: truth)
             samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),
-                                  subjectEV: log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
+                                  subjectEV: ClosedLoopEvaluation.subjectEV(output, truth: truth),
                                   clippedFraction: output.nonSunClippedFraction))
             if index == frameCount - 1 { thumbnail = try shrink(frame.buffer) }
         }
@@ -112,7 +112,7 @@ struct ClosedLoopEvaluation {
             }
             let truth = camera.groundTruth(for: frame)
             let output = GroundTruthReading(frame.buffer, truth: truth)
-            return (log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent))),
+            return (ClosedLoopEvaluation.subjectEV(output, truth: truth),
                     output.nonSunClippedFraction <= SunAwareExposure.highlightBudget)
         }
         if try await reading(0).withinBudget { return 0 }
@@ -140,6 +140,11 @@ struct ClosedLoopEvaluation {
         let thumbnail = try PixelBuffer(format: .bgra8, width: fitted.width, height: fitted.height)
         PreviewScaler.scale(frame, into: thumbnail)
         return thumbnail
+    }
+
+    /// Subject ΔEV: log2 of the subject's mean linear output over 0.18 × 2^intent.
+    static func subjectEV(_ output: GroundTruthReading, truth: SimulatedGroundTruth) -> Double {
+        log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent)))
     }
 
     /// Settling, oscillation and the settled subject error and clipping of a run.

@@ -45,23 +45,17 @@ import Testing
         for phrase in phrases { #expect(error.message.contains(phrase), "\(error.message)") }
     }
 
-    @Test("A view whose direction is wrong is an error naming the list and line")
-    func badDirection() throws {
+    @Test("A view whose scene cannot be made is a usage error naming the list, the line and the value", arguments: [
+        ("city.hdr,yaw=east 0,0,1,1 0 Why.",
+         "v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
+        ("city.hdr 0,0,1,1 3 Why.", "v.txt line 2: intent 3 EV is outside the supported range -8…2.4 EV — choose a value in that range"),
+    ])
+    func sceneErrors(line: String, message: String) throws {
         let directory = try sceneDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let views = try EvaluationView.parse("# header\ncity.hdr,yaw=east 0,0,1,1 0 Why.", path: "v.txt", sceneDirectory: directory)
+        let views = try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory)
         let error = try #require(cliError { try views[0].scene() })
-        #expect(error.message.hasPrefix("v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER"), "\(error.message)")
-        #expect(error.exitCode == 2)
-    }
-
-    @Test("An intent the subject cannot reach is an error naming the list, the line and the range")
-    func intentOutOfRange() throws {
-        let directory = try sceneDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let views = try EvaluationView.parse("# header\ncity.hdr 0,0,1,1 3 Why.", path: "v.txt", sceneDirectory: directory)
-        let error = try #require(cliError { try views[0].scene() })
-        #expect(error.message == "v.txt line 2: intent 3 EV is outside the supported range -8…2.4 EV — choose a value in that range")
+        #expect(error.message == message)
         #expect(error.exitCode == 2)
     }
 
