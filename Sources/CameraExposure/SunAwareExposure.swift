@@ -7,8 +7,8 @@ import Foundation
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
 /// unless that would put the subject more than 1 EV under (then the subject wins), fading the
-/// budget's changes in once settled; and corrects a large error at once, a small one gently, and
-/// none inside a dead band.
+/// budget's changes and a switch of subject meter in once settled; and corrects a large error at
+/// once, a small one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -30,6 +30,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// cell had clipped, and the subject again sent the exposure 2 EV round every three frames.
     private(set) var backlit = false
     private var backlitSubjectLevel = SubjectLevelFilter()
+    private var meterHandOver = MeterHandOver()
     /// Whether the frame's large clipped blobs are held to be sky or a wall rather than light
     /// sources. Near `HighlightMask.maximumLightSourceFraction` the mask's reading follows the
     /// exposure (a softbox over a fifth of the frame is a lamp a stop darker, a wall a stop
@@ -91,6 +92,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return current * pow(2, speed * error)
     }
 
+    /// Whether the exposure has converged and the last frame was within 1 EV of its target: a
+    /// change of subject meter or of the highlight budget's concession then fades in, where a new
+    /// scene takes it at once.
+    private var isSettled: Bool { hasConverged && abs(evError) < 1 }
+
     /// The gain that puts the detected subject at its intent, within the highlight budget.
     private mutating func subjectGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let meteredLinear = meteredSubject(statistics, metadata: metadata)
@@ -99,7 +105,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= SceneFlags.clippedLevel ? 4 * target : max(meteredLinear, 1.0 / 4096))
         let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure,
-                                   settled: hasConverged && abs(evError) < 1)
+                                   settled: isSettled)
         return subjectGain * pow(2, offset)
     }
 
@@ -112,7 +118,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The subject's linear luminance: the tap point's, a backlit scene's subject's
     /// (`BacklitSubject`), or else the centre-weighted median about a point below the middle, where
     /// subjects stand (and sky is not). Medians, not means, where a few cells at the subject's edge
-    /// that hold sky would otherwise outweigh it.
+    /// that hold sky would otherwise outweigh it. A switch between the last two meters is handed
+    /// over gently (`MeterHandOver`).
     mutating func meteredSubject(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let lightSource = HighlightMask.Kind.lightSource.rawValue
         let kinds = statistics.highlights.kinds
@@ -127,15 +134,21 @@ public struct SunAwareExposure: ExposureAlgorithm {
         // A backlight at full scale reads the contrast low: it cannot end a backlit scene.
         backlit = backlit ? flags.backlitContrast >= SunAwareExposure.backlitRelease || flags.backlightClipped
             : flags.backlitContrast >= SceneFlags.backlitThreshold
-        if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
-            let exposure = log2(metadata.totalExposure)
-            let frame = log2(max(SRGB.decode(statistics.histogram.percentile(0.25)), 1.0 / 4096)) - exposure
-            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame) + exposure)
+        // Levels are scene-referred: log2 of the metered value over the exposure that made the frame.
+        let exposure = log2(metadata.totalExposure)
+        let frame = log2(max(SRGB.decode(statistics.histogram.percentile(0.25)), 1.0 / 4096)) - exposure
+        let subject = backlit ? BacklitSubject(statistics).meteredLinear() : nil
+        let level: Double
+        if let subject {
+            level = backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame)
+        } else {
+            backlitSubjectLevel.reset()
+            let median = SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
+                kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
+            })
+            level = log2(max(median, 1.0 / 4096)) - exposure
         }
-        backlitSubjectLevel.reset()
-        return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
-            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
-        })
+        return pow(2, meterHandOver.update(level, backlit: subject != nil, frame: frame, settled: isSettled) + exposure)
     }
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.

@@ -303,13 +303,15 @@ struct AutoExposureTests {
     }
 
     /// Ground at mid-grey panned across with something bright above it: `brightness(u)`, in EV
-    /// over the ground, across the image (u from 0 at its left to 1 at its right).
-    static func panAcross(_ name: String, brightness: @escaping @Sendable (Double) -> Double?) -> SimulatedScene {
+    /// over the ground, across the image (u from 0 at its left to 1 at its right). From
+    /// `shadowFrom` (a fraction of the height) down the ground lies in shade 2 EV darker.
+    static func panAcross(_ name: String, shadowFrom: Float = 1,
+                          brightness: @escaping @Sendable (Double) -> Double?) -> SimulatedScene {
         SimulatedScene(name: name, summary: "Ground under \(name) as the camera turns.", subjectIntent: 0,
                        pan: SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5)) { size in
             SceneImage(width: size.width, height: size.height) { u, v in
                 if v < 0.45, let ev = brightness(Double(u)) { return .init(radiance: SIMD3(repeating: 1000 * Float(pow(2, ev))), depth: 1000) }
-                return .init(radiance: SIMD3(repeating: 1000), albedo: 0.18, depth: 5, isSubject: true)
+                return .init(radiance: SIMD3(repeating: v < shadowFrom ? 1000 : 250), albedo: 0.18, depth: 5, isSubject: true)
             }
         }
     }
@@ -333,6 +335,21 @@ struct AutoExposureTests {
             #expect(settled.last! - settled.first! < change, "the budget kept the wall: \(settled.last! - settled.first!) EV")
         }
         #expect(steps.max()! <= SunAwareExposure.budgetStep, "largest step \(steps.max()!) EV")
+    }
+
+    @Test("When the scene turns backlit as the camera pans, the exposure hands over to the backlit subject a quarter stop a frame")
+    func meterHandOverWhileSettled() async throws {
+        // A sky rising from 1.5 EV under the ground to 1.5 EV over it, above ground whose lower
+        // quarter lies in shade 2 EV darker: once the sky is 2 EV over the shade the scene is
+        // backlit, and the shade (the backlit subject) is metered instead of the ground the centre
+        // median metered. Switching meters at once, the exposure rose 1.8 EV between two frames.
+        let scene = Self.panAcross("a rising sky", shadowFrom: 0.75) { 3 * $0 - 1.5 }
+        let camera = try Self.camera(scene)
+        var engine = Self.engine(for: camera)
+        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
+        let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
+        #expect(settled.last! - settled.min()! > 1.5, "the shade is exposed for: \(settled.last! - settled.min()!) EV up from the lowest")
+        #expect(steps.max()! <= SubjectLevelFilter.switchStep, "largest step \(steps.max()!) EV")
     }
 
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
