@@ -25,13 +25,24 @@ struct EvaluationView: Equatable {
         return cache + "/camerasun/scenes"
     }
 
-    /// The views listed in the file at `path`.
+    /// The views listed in the file at `path`, which may be a pipe (`--views <(…)`, /dev/stdin).
     static func load(_ path: String, sceneDirectory: String = sceneDirectory()) throws(CLIError) -> [EvaluationView] {
-        let text: String
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .usage("the view list \(path) is a directory — give the list's file, e.g. eval/hdr-views.txt")
+        }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw .runtime("cannot read the view list \(path): \(String(cString: strerror(errno))) — check the path")
+        }
+        defer { try? file.close() }
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            data = try file.readToEnd() ?? Data()
         } catch {
             throw .runtime("cannot read the view list \(path): \(error.localizedDescription) — check the path")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .usage("the view list \(path) is not UTF-8 text — save it as UTF-8")
         }
         return try parse(text, path: path, sceneDirectory: sceneDirectory)
     }

@@ -65,6 +65,27 @@ import Testing
         #expect(EvaluationView.sceneDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/h"]) == "/h/.cache/camerasun/scenes")
     }
 
+    @Test("A list can come through a pipe, as from --views <(…)")
+    func readsAPipe() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data("city.hdr,yaw=90  0,0.5,1,0.5  -1  The car park.\n".utf8))
+        try pipe.fileHandleForWriting.close()
+        let views = try EvaluationView.load("/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)", sceneDirectory: directory)
+        #expect(views.map(\.spec) == ["\(directory)/city.hdr,yaw=90"])
+        #expect(views.map(\.intent) == [-1])
+    }
+
+    @Test("A directory given as the list is an error naming it")
+    func directoryAsList() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let error = cliError { try EvaluationView.load(directory) }
+        #expect(error?.message == "the view list \(directory) is a directory — give the list's file, e.g. eval/hdr-views.txt")
+        #expect(error?.exitCode == 2)
+    }
+
     @Test("A missing list is an error naming it")
     func missingList() {
         let error = cliError { try EvaluationView.load("/nonexistent-dir/views.txt") }
