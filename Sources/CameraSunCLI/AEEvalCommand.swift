@@ -31,6 +31,10 @@ enum AEEvalCommand {
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
+        let samples = arguments.flag("samples")
+        if samples && !json {
+            throw CLIError.usage("--samples adds each run's frames to the JSON — add --json")
+        }
         let sceneList = try arguments.option("scenes")
         let algorithmList = try arguments.option("algorithms") ?? algorithmNames.joined(separator: ",")
         let frames = try arguments.positiveInt("frames") ?? 120
@@ -79,7 +83,10 @@ enum AEEvalCommand {
                 runs.append(try await evaluation.run(entry.scene, algorithm: makeAlgorithm(name)))
             }
             let budgetCost = try await evaluation.highlightBudgetCost(entry.scene)
-            for run in runs.indices { runs[run].highlightBudgetCost = budgetCost }
+            for run in runs.indices {
+                runs[run].highlightBudgetCost = budgetCost
+                runs[run].encodesSamples = samples
+            }
             sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
                                                  intent: entry.scene.subjectIntent,
                                                  meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),

@@ -86,7 +86,7 @@ enum HelpCommand {
         "ae-eval": """
         usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=] --subject x,y,w,h [--intent EV]]…
                                  [--views LIST]… [--algorithms naive,centre,libcamera,sun] [--frames N]
-                                 [--width W --height H] [--seed N] [--json] [--report F.html]
+                                 [--width W --height H] [--seed N] [--json [--samples]] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
         --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on
         ground truth: frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of
@@ -101,7 +101,9 @@ enum HelpCommand {
         x,y,w,h INTENT WHY (relative files are in make scenes' cache, e.g. eval/hdr-views.txt).
         With scene files or views, --scenes adds built-in scenes. --report writes an HTML report:
         the table, and per scene the subject and why, each algorithm's last frame with the subject
-        outlined, and plots of exposure and subject brightness. --json prints {"results":[…]}.
+        outlined, and plots of exposure and subject brightness. --json prints {"results":[…]};
+        --samples adds each run's frames to it ("samples":[{"frame","exposureEV","subjectEV",
+        "clippedFraction"}]), e.g. to find the largest step from one frame to the next on a pan.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

@@ -76,6 +76,25 @@ import Testing
         #expect(AEEvalReport.budgetRule(nil).contains("not measured on a moving scene"))
     }
 
+    @Test("ae-eval --json --samples gives every run's frames: exposure, subject and clipping, frame by frame")
+    func samples() throws {
+        let result = try CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "naive,sun", "--frames", "6",
+                                              "--width", "64", "--height", "36", "--json", "--samples"])
+        #expect(result.exitCode == 0, "\(result)")
+        let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        for run in results {
+            let samples = try #require(run["samples"] as? [[String: Any]])
+            #expect(samples.map { jsonNumber($0["frame"]) } == [0, 1, 2, 3, 4, 5])
+            let exposures = samples.compactMap { jsonNumber($0["exposureEV"]) }
+            #expect(exposures.count == 6 && Set(exposures).count > 1, "the loop moved the exposure: \(exposures)")
+            // The run's subject ΔEV is the mean of its last frames' subject EV (all six here).
+            let subjects = samples.compactMap { jsonNumber($0["subjectEV"]) }
+            let mean = subjects.reduce(0, +) / Double(max(subjects.count, 1))
+            #expect(abs(mean - (jsonNumber(run["subjectEvError"]) ?? .nan)) < 1e-9, "\(subjects) against \(run["subjectEvError"] ?? "")")
+        }
+    }
+
     @Test("ae-eval --views runs each listed view, --scenes adds built-ins, and the report carries the reasons")
     func viewsEndToEnd() throws {
         try withScratchDirectory { directory in
@@ -91,6 +110,7 @@ import Testing
             #expect(result.exitCode == 0, "\(result)")
             let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
             #expect(results.map { "\($0["scene"] ?? "") \($0["algorithm"] ?? "")" } == ["gray-card naive", "gray-card sun", "hdr:t.hdr naive", "hdr:t.hdr sun"])
+            #expect(results.allSatisfy { $0["samples"] == nil }, "frames only with --samples")
             // The grey card clips nothing at its intent; the ground under a sky 8× brighter must go
             // under it by about log2(8 × 0.18 / 0.955) = 0.59 EV for the sky not to clip.
             let costs = results.compactMap { jsonNumber($0["highlightBudgetCost"]) }
