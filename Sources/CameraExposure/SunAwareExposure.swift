@@ -70,7 +70,13 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let apparent = statistics.highlights.apparentSourceFraction
         brokenSky = apparent > (brokenSky ? SunAwareExposure.brokenSkyRelease : HighlightMask.maximumLightSourceFraction)
         let statistics = brokenSky && statistics.highlights.lightSourceCount > 0 ? statistics.withoutLightSources() : statistics
-        let gain = meteringMode == .sunAware ? subjectGain(statistics, metadata: metadata) : meteredGain(statistics, metadata: metadata)
+        let gain: Double
+        if meteringMode == .sunAware {
+            gain = subjectGain(statistics, metadata: metadata)
+        } else {
+            forgetDetectedSubject()
+            gain = meteredGain(statistics, metadata: metadata)
+        }
         let current = metadata.totalExposure
         let error = log2(gain)
         evError = -error
@@ -125,6 +131,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let kinds = statistics.highlights.kinds
         let aspect = Double(statistics.size.width) / Double(statistics.size.height)
         if let point = exposurePoint {
+            forgetDetectedSubject()
             return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
                 let dx = (x - point.x) * aspect, dy = y - point.y
                 return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
@@ -149,6 +156,14 @@ public struct SunAwareExposure: ExposureAlgorithm {
             level = log2(max(median, 1.0 / 4096)) - exposure
         }
         return pow(2, meterHandOver.update(level, backlit: subject != nil, frame: frame, settled: isSettled) + exposure)
+    }
+
+    /// Forgets the detected subject's levels while a tap or a classic metering mode decides the
+    /// exposure: when detection resumes, its first reading is taken whole, not faded in from a level
+    /// measured before.
+    private mutating func forgetDetectedSubject() {
+        backlitSubjectLevel.reset()
+        meterHandOver = MeterHandOver()
     }
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.

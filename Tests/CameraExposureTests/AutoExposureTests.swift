@@ -275,6 +275,36 @@ struct AutoExposureTests {
         #expect(!algorithm.backlit, "measured, the contrast is gone")
     }
 
+    @Test("Clearing a tap meters the detected subject afresh, not faded in from before the tap")
+    func clearedTapTakesTheSubjectWhole() throws {
+        // 128×96 gray8: sky rows at `sky`, a mid-grey band, and a dark foot (the bottom quarter).
+        func frame(sky: UInt8) throws -> FrameStatistics {
+            let buffer = try PixelBuffer(format: .gray8, width: 128, height: 96)
+            for y in 0..<96 { for x in 0..<128 { buffer[plane: 0, x: x, y: y] = y < 40 ? sky : y < 72 ? 120 : 40 } }
+            return try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4)).analyze(buffer)
+        }
+        let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 100), analogueGain: 1, baseISO: 50)
+        let dim = try frame(sky: 60), backlit = try frame(sky: 200)
+        let band = NormalizedPoint(x: 0.5, y: 0.55)
+        // One loop meters the dim scene (not backlit: the centre median, on the sky rows), then a
+        // tap on the band holds the exposure while the sky brightens; the other only saw the tap.
+        // Once the tap is cleared the scene is backlit and the foot is its subject. Faded in from
+        // the median's level before the tap, the first loop asked 2.24 EV more, not 2.85.
+        var before = SunAwareExposure(), tapOnly = SunAwareExposure(exposurePoint: band)
+        for _ in 0..<3 { _ = before.update(dim, metadata: metadata) }
+        before.exposurePoint = band
+        for _ in 0..<3 {
+            _ = before.update(backlit, metadata: metadata)
+            _ = tapOnly.update(backlit, metadata: metadata)
+        }
+        #expect(before.state == .converged && tapOnly.state == .converged)
+        before.exposurePoint = nil
+        tapOnly.exposurePoint = nil
+        let asked = before.update(backlit, metadata: metadata)
+        #expect(asked == tapOnly.update(backlit, metadata: metadata))
+        #expect(log2(asked / metadata.totalExposure) > 2.5, "the dark foot at once: \(log2(asked / metadata.totalExposure)) EV")
+    }
+
     @Test("Blobs too many to be light sources stay in the budget when fewer of them clip a moment later")
     func brokenSkyStaysInTheBudget() throws {
         // 128×96, a grey 100 ground under white 8×8 squares every 12 pixels: 44% of the frame clips,
