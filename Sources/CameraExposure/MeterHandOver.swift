@@ -4,8 +4,9 @@
 /// changed the two meters can read stops apart, and on the HDRI pans the picture jumped 1.6–3.4 EV
 /// from one frame to the next. So in a settled scene whose own level holds steady, a switch of
 /// meter moves the subject level toward the new meter's reading `SubjectLevelFilter.switchStep` EV
-/// a frame. New light (the frame's level moving with the reading) or a scene not yet settled takes
-/// the new reading whole.
+/// a frame. New light (the frame's level moving with the reading at the switch, or by more than
+/// `SubjectLevelFilter.newSceneJump` during the hand-over) or a scene not yet settled takes the
+/// new reading whole.
 struct MeterHandOver {
     /// The subject level given out last frame (log2 of the metered value over the exposure).
     private var level: Double?
