@@ -35,23 +35,44 @@ public struct SimulatedScene: Sendable {
     /// The first column of the view at `time` seconds in an image `imageWidth` wide.
     public func viewOrigin(at time: Double, imageWidth: Int, viewWidth: Int) -> Int {
         guard let pan else { return 0 }
-        let travel = imageWidth - viewWidth
-        let fraction = min(max((time - pan.startTime) * pan.speed, 0), 1)
-        return Int((Double(travel) * fraction).rounded())
+        return Int((Double(imageWidth - viewWidth) * pan.fraction(at: time)).rounded())
+    }
+
+    /// The scene with its view held where it stands at `time`: one view of a panning scene, to
+    /// measure it at length (itself when it does not pan).
+    public func heldStill(at time: Double) -> SimulatedScene {
+        SimulatedScene(name: name, summary: summary, subjectIntent: subjectIntent, illumination: illumination,
+                       pan: pan?.held(at: time), paint: paint)
     }
 
     /// A horizontal pan across an image `imageWidthFactor` times as wide as the view.
     public struct Pan: Sendable, Hashable {
         public let imageWidthFactor: Double
         public let startTime: Double
-        /// Fraction of the full travel per second.
+        /// Fraction of the full travel per second; 0 for a view held still.
         public let speed: Double
+        /// Fraction of the travel already made at `startTime`.
+        public let startFraction: Double
 
-        public init(imageWidthFactor: Double, startTime: Double, speed: Double) {
+        public init(imageWidthFactor: Double, startTime: Double, speed: Double, startFraction: Double = 0) {
             precondition(imageWidthFactor >= 1, "a pan needs an image at least as wide as the view")
             self.imageWidthFactor = imageWidthFactor
             self.startTime = startTime
             self.speed = speed
+            self.startFraction = startFraction
+        }
+
+        /// Whether the view moves at all.
+        public var isMoving: Bool { speed != 0 }
+
+        /// How far along its travel the view is at `time`: 0 at its start, 1 at its end.
+        public func fraction(at time: Double) -> Double {
+            min(max(startFraction + max(time - startTime, 0) * speed, 0), 1)
+        }
+
+        /// This pan stopped where it is at `time`.
+        func held(at time: Double) -> Pan {
+            Pan(imageWidthFactor: imageWidthFactor, startTime: 0, speed: 0, startFraction: fraction(at: time))
         }
     }
 }

@@ -82,7 +82,7 @@ enum AEEvalCommand {
                 progress.show("ae-eval \(entry.scene.name) × \(name) (\(index * algorithms.count + runs.count + 1)/\(scenes.count * algorithms.count))")
                 runs.append(try await evaluation.run(entry.scene, algorithm: makeAlgorithm(name)))
             }
-            let budgetCost = try await evaluation.highlightBudgetCost(entry.scene)
+            let budgetCost = try await evaluation.highlightBudgetCost(entry.scene, at: runs.first?.samples.last?.time ?? 0)
             for run in runs.indices {
                 runs[run].highlightBudgetCost = budgetCost
                 runs[run].encodesSamples = samples

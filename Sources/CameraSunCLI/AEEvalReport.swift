@@ -98,7 +98,7 @@ enum AEEvalReport {
 
     /// What the highlight budget's rule asks of the scene, from its `highlightBudgetCost`.
     static func budgetRule(_ cost: Double?) -> String {
-        guard let cost else { return " The highlight budget's cost is not measured on a moving scene." }
+        guard let cost else { return " The highlight budget's cost was not measured." }
         if cost == 0 { return " At its intent, no more than 2% outside the sun clips." }
         let amount = AEEvalCommand.describeBudgetCost(cost)
         return cost > SunAwareExposure.subjectWinsMargin

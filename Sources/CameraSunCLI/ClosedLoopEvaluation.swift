@@ -12,6 +12,8 @@ struct ClosedLoopEvaluation {
     /// One frame of the run.
     struct Sample: Encodable {
         let frame: Int
+        /// When the frame was captured, in seconds from the first.
+        let time: Double
         /// log2 of the frame's total exposure (seconds at base sensitivity).
         let exposureEV: Double
         /// log2(subject's mean linear output ÷ (0.18 × 2^intent)).
@@ -84,7 +86,7 @@ struct ClosedLoopEvaluation {
             try camera.updateControls { $0.setExposure(settings) }
             let truth = camera.groundTruth(for: frame)
             let output = GroundTruthReading(frame.buffer, truth: truth)
-            samples.append(Sample(frame: index, exposureEV: log2(frame.metadata.totalExposure),
+            samples.append(Sample(frame: index, time: frame.presentationTime.seconds, exposureEV: log2(frame.metadata.totalExposure),
                                   subjectEV: ClosedLoopEvaluation.subjectEV(output, truth: truth),
                                   clippedFraction: output.nonSunClippedFraction))
             if index == frameCount - 1 { thumbnail = try shrink(frame.buffer) }
@@ -106,11 +108,12 @@ struct ClosedLoopEvaluation {
     /// How far (EV) `scene`'s subject must go under its intent for the non-sun clipped fraction
     /// to stay within the 2% highlight budget, measured on ground truth by bisection over fixed
     /// exposures: 0 when the intent is within it, `budgetSearchDepth` when not even that far under
-    /// is; nil for a panning scene, whose frame changes as it is measured. The rule: up to
-    /// 1 EV the budget wins, beyond it the subject does — so a run clipping more than 2% is the
-    /// subject-wins case only where this is over 1 EV.
-    func highlightBudgetCost(_ scene: SimulatedScene) async throws -> Double? {
-        guard scene.pan == nil else { return nil }
+    /// is. A panning scene is measured on its view at `time`, held still: pass a run's last frame's,
+    /// the view its ΔEV and clipping are judged on. The rule: up to 1 EV the budget wins,
+    /// beyond it the subject does — so a run clipping more than 2% is the subject-wins case only
+    /// where this is over 1 EV.
+    func highlightBudgetCost(_ scene: SimulatedScene, at time: Double = 0) async throws -> Double {
+        let scene = scene.heldStill(at: time)
         let camera = try makeCamera(scene)
         let program = camera.exposureProgram
         let reference = scene.referenceExposure(viewSize: size, sensor: camera.sensor)

@@ -93,8 +93,9 @@ enum HelpCommand {
         the subject's mean linear output over 0.18 × 2^intent, over the last 10 frames), the clipped
         fraction outside the sun, oscillations after converging, and the scene's budget cost: how
         far (EV) its subject must go under its intent for no more than 2% to clip outside the sun
-        (up to 1 EV the budget wins, beyond it the subject does). naive is the seed article's
-        loop, centre its 60% centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
+        (up to 1 EV the budget wins, beyond it the subject does; on a pan, in the last frame's
+        view). naive is the seed article's loop, centre its 60% centre crop, libcamera the
+        Raspberry Pi AGC's way, sun CameraSun's.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
         origin; along a pan= a band, x=0 and w=1) and an intent in EV from mid-grey (-8…2.4,
         default 0). --views reads such views from a list, one per line: FILE[,yaw=,pitch=,fov=]
@@ -102,8 +103,8 @@ enum HelpCommand {
         With scene files or views, --scenes adds built-in scenes. --report writes an HTML report:
         the table, and per scene the subject and why, each algorithm's last frame with the subject
         outlined, and plots of exposure and subject brightness. --json prints {"results":[…]};
-        --samples adds each run's frames to it ("samples":[{"frame","exposureEV","subjectEV",
-        "clippedFraction"}]), e.g. to find the largest step from one frame to the next on a pan.
+        --samples adds each run's frames to it ("samples":[{"frame","time","exposureEV",
+        "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]

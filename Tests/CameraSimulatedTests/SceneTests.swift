@@ -86,6 +86,19 @@ import Testing
         #expect(sunFractionByTime.filter { $0.0 > 2.3 }.allSatisfy { $0.1 > 0 })
     }
 
+    @Test("A pan held still at a time keeps that view: the sun in it from the first frame on")
+    func heldStillKeepsTheView() async throws {
+        let held = SimulatedScene.panIntoSun.heldStill(at: 3)
+        #expect(held.pan?.isMoving == false)
+        for time in [0.0, 3, 10] {
+            #expect(held.viewOrigin(at: time, imageWidth: 192, viewWidth: 96)
+                    == SimulatedScene.panIntoSun.viewOrigin(at: 3, imageWidth: 192, viewWidth: 96))
+        }
+        let camera = try streamingCamera(held, format: smallFormat(96, 54))
+        let truth = camera.groundTruth(for: try await camera.nextFrame())
+        #expect(truth.sunMask.contains(1), "at 3 s the sun is in view (it enters after 2 s)")
+    }
+
     @Test func zoomCropsTheCentre() async throws {
         let camera = try streamingCamera(.grayCard, format: smallFormat(64, 48))
         let wide = try await camera.nextFrame()

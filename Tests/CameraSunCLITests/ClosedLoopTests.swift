@@ -74,21 +74,43 @@ struct ClosedLoopTests {
     @Test("The highlight budget's cost, on ground truth: nothing on the grey card; the backlit portrait's sky costs its subject 4 EV")
     func highlightBudgetCost() async throws {
         #expect(try await evaluation.highlightBudgetCost(.grayCard) == 0)
-        let backlit = try #require(try await evaluation.highlightBudgetCost(.backlitPortrait))
+        let backlit = try await evaluation.highlightBudgetCost(.backlitPortrait)
         #expect(abs(backlit - 4) < 0.25, "\(backlit) EV")
-        #expect(try await evaluation.highlightBudgetCost(.panIntoSun) == nil)
+    }
+
+    @Test("A pan's budget cost is measured on its view at the time given, held still: 4 s into the pan into the sun (a 120-frame run's end) the sky costs the subject over 1 EV")
+    func panBudgetCostIsOfOneView() async throws {
+        let cost = try await evaluation.highlightBudgetCost(.panIntoSun, at: 4)
+        #expect(cost > SunAwareExposure.subjectWinsMargin && cost < ClosedLoopEvaluation.budgetSearchDepth, "\(cost) EV")
+    }
+
+    @Test("A pan from ground as bright as the sky to ground 8× darker: no cost at its start, 0.59 EV at its end")
+    func panBudgetCostFollowsTheView() async throws {
+        // Ground at 8000 cd/m² along the first half of the strip and 1000 along the second, under a
+        // sky at 8000: the subject must go under its intent by log2(8 × 0.18 / 0.955) = 0.59 EV for
+        // the sky not to clip once the view has reached the dark ground (after 1 s).
+        let scene = SimulatedScene(name: "darkening-ground", summary: "Ground darkening under a steady sky.", subjectIntent: 0,
+                                   pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 0, speed: 1)) { size in
+            SceneImage(width: size.width, height: size.height) { u, v in
+                v < 0.5 ? .init(radiance: SIMD3(repeating: 8000), depth: 1000)
+                    : .init(radiance: SIMD3(repeating: u < 0.5 ? 8000 : 1000), albedo: 0.18, depth: 5, isSubject: true)
+            }
+        }
+        #expect(try await evaluation.highlightBudgetCost(scene, at: 0) == 0)
+        let end = try await evaluation.highlightBudgetCost(scene, at: 2)
+        #expect(abs(end - 0.59) < 0.1, "\(end) EV")
     }
 
     @Test("The judge counts convergence and oscillations from the samples")
     func judge() {
         let evs = [0.0, -2, -3.4, -2.85, -3.1, -3, -3, -3, -3, -3, -3, -3]
-        let samples = evs.enumerated().map { ClosedLoopEvaluation.Sample(frame: $0.offset, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0) }
+        let samples = evs.enumerated().map { ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0) }
         let result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "a")
         #expect(result.convergeFrames == 3)
         #expect(result.oscillations == 0)
         // Ringing after first reaching the target: −0.5, +0.5, −0.5 EV is two changes of sign.
         let ringing = [0.0, -3, -3.5, -2.5, -3.5, -3, -3, -3, -3, -3, -3, -3].enumerated().map {
-            ClosedLoopEvaluation.Sample(frame: $0.offset, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
+            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
         }
         #expect(ClosedLoopEvaluation.judge(ringing, scene: "s", algorithm: "a").oscillations == 2)
     }
