@@ -62,11 +62,8 @@ public struct SimulatedScene: Sendable {
             self.startFraction = startFraction
         }
 
-        /// Whether the view moves at all.
-        public var isMoving: Bool { speed != 0 }
-
         /// How far along its travel the view is at `time`: 0 at its start, 1 at its end.
-        public func fraction(at time: Double) -> Double {
+        func fraction(at time: Double) -> Double {
             min(max(startFraction + max(time - startTime, 0) * speed, 0), 1)
         }
 

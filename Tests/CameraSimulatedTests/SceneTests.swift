@@ -89,7 +89,7 @@ import Testing
     @Test("A pan held still at a time keeps that view: the sun in it from the first frame on")
     func heldStillKeepsTheView() async throws {
         let held = SimulatedScene.panIntoSun.heldStill(at: 3)
-        #expect(held.pan?.isMoving == false)
+        #expect(held.pan?.speed == 0)
         for time in [0.0, 3, 10] {
             #expect(held.viewOrigin(at: time, imageWidth: 192, viewWidth: 96)
                     == SimulatedScene.panIntoSun.viewOrigin(at: 3, imageWidth: 192, viewWidth: 96))
