@@ -19,34 +19,20 @@ struct HighlightBudget {
     /// the highlights have plainly gone: no light source in frame to have taken them in, and the rest
     /// measuring more than `goneHighlightMargin` EV under the bound.
     private var clippedAtSceneLevel: Double?
-    /// The EV taken from the subject, as applied. In a settled scene it moves by at most
-    /// `SunAwareExposure.budgetStep` a frame: highlights coming into view as the camera turns
-    /// (looked for from 1 EV down while they clip) or the budget's cost crossing
-    /// `subjectWinsMargin` would otherwise move the exposure by up to 1 EV from one frame to the next.
-    private var applied = 0.0
 
     static let goneHighlightMargin = 1.0
 
     /// The EV (0 or less) to take from the subject on this frame, whose subject reads
     /// `subjectMetered` (linear) against its `target` at total exposure `exposure`. The highlights
-    /// are kept under `SunAwareExposure.highlightCeiling`; `settled` — the exposure has converged
-    /// and the last frame was within 1 EV — makes a change fade in, where a new scene takes it at once.
-    mutating func offset(_ statistics: FrameStatistics, subjectMetered: Double, target: Double, exposure: Double,
-                         settled: Bool) -> Double {
+    /// are kept under `SunAwareExposure.highlightCeiling`.
+    mutating func offset(_ statistics: FrameStatistics, subjectMetered: Double, target: Double, exposure: Double) -> Double {
         let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
         learn(statistics, clipping: clipping, subjectMetered: subjectMetered, sceneLevel: log2(max(subjectMetered, 1e-6) / exposure))
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
         let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
-        let wanted: Double
-        if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin {
-            wanted = 0
-        } else {
-            // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
-            wanted = clipping ? -SunAwareExposure.subjectWinsMargin : -needed
-        }
-        let step = settled ? SunAwareExposure.budgetStep : .infinity
-        applied += min(max(wanted - applied, -step), step)
-        return applied
+        if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin { return 0 }
+        // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
+        return clipping ? -SunAwareExposure.subjectWinsMargin : -needed
     }
 
     /// Updates `highlightExcess` from this frame: a bound while the highlights clip, else their

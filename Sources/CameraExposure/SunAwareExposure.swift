@@ -6,9 +6,9 @@ import Foundation
 /// scene (`BacklitSubject`), or else a centre-weighted median — leaving out the sun, other light
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
-/// unless that would put the subject more than 1 EV under (then the subject wins), fading the
-/// budget's changes and a switch of subject meter in once settled; and corrects a large error at
-/// once, a small one gently, and none inside a dead band.
+/// unless that would put the subject more than 1 EV under (then the subject wins); once settled,
+/// moves its aim at most a quarter stop a frame where the light has not changed (`AimLimiter`); and
+/// corrects a large error at once, a small one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -30,7 +30,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// cell had clipped, and the subject again sent the exposure 2 EV round every three frames.
     private(set) var backlit = false
     private var backlitSubjectLevel = SubjectLevelFilter()
-    private var meterHandOver = MeterHandOver()
+    private var aimLimiter = AimLimiter()
     /// Whether the frame's large clipped blobs are held to be sky or a wall rather than light
     /// sources. Near `HighlightMask.maximumLightSourceFraction` the mask's reading follows the
     /// exposure (a softbox over a fifth of the frame is a lamp a stop darker, a wall a stop
@@ -46,9 +46,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
     public static let highlightBudget = 0.02
     public static let subjectWinsMargin = 1.0
-    /// EV a frame by which the highlight budget's concession may change in a settled scene: 1 EV
-    /// in four frames.
-    public static let budgetStep = 0.25
     /// The level the brightest 2% of cell means outside the sun may reach (linear, of full scale),
     /// as libcamera's highlight constraint has it. A cell's mean sits below its brightest pixels:
     /// at a ceiling of full scale, textured highlights clipped at the exposure their cells called
@@ -98,9 +95,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return current * pow(2, speed * error)
     }
 
-    /// Whether the exposure has converged and the last frame was within 1 EV of its target: a
-    /// change of subject meter or of the highlight budget's concession then fades in, where a new
-    /// scene takes it at once.
+    /// Whether the exposure has converged and the last frame was within 1 EV of its target: the
+    /// aim is then limited (`AimLimiter`), where a new scene is followed at once.
     private var isSettled: Bool { hasConverged && abs(evError) < 1 }
 
     /// The gain that puts the detected subject at its intent, within the highlight budget.
@@ -110,9 +106,18 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
         // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= SceneFlags.clippedLevel ? 4 * target : max(meteredLinear, 1.0 / 4096))
-        let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure,
-                                   settled: isSettled)
-        return subjectGain * pow(2, offset)
+        let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure)
+        let gain = subjectGain * pow(2, offset)
+        guard exposurePoint == nil else { return gain }
+        let exposure = log2(metadata.totalExposure)
+        let frame = SunAwareExposure.frameLevel(statistics, exposure: exposure)
+        return pow(2, aimLimiter.limit(exposure + log2(gain), frame: frame, settled: isSettled) - exposure)
+    }
+
+    /// The frame's own level: log2 of its lower-quartile pixel (linear) over the exposure that made
+    /// it, which moves with the light and not with the exposure.
+    static func frameLevel(_ statistics: FrameStatistics, exposure: Double) -> Double {
+        log2(max(SRGB.decode(statistics.histogram.percentile(0.25)), 1.0 / 4096)) - exposure
     }
 
     /// The gain that puts the `meteringMode` reading at mid-grey shifted by the bias.
@@ -124,8 +129,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The subject's linear luminance: the tap point's, a backlit scene's subject's
     /// (`BacklitSubject`), or else the centre-weighted median about a point below the middle, where
     /// subjects stand (and sky is not). Medians, not means, where a few cells at the subject's edge
-    /// that hold sky would otherwise outweigh it. A switch between the last two meters is handed
-    /// over gently (`MeterHandOver`).
+    /// that hold sky would otherwise outweigh it.
     mutating func meteredSubject(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let lightSource = HighlightMask.Kind.lightSource.rawValue
         let kinds = statistics.highlights.kinds
@@ -141,29 +145,23 @@ public struct SunAwareExposure: ExposureAlgorithm {
         // A backlight at full scale reads the contrast low: it cannot end a backlit scene.
         backlit = backlit ? flags.backlitContrast >= SunAwareExposure.backlitRelease || flags.backlightClipped
             : flags.backlitContrast >= SceneFlags.backlitThreshold
-        // Levels are scene-referred: log2 of the metered value over the exposure that made the frame.
-        let exposure = log2(metadata.totalExposure)
-        let frame = log2(max(SRGB.decode(statistics.histogram.percentile(0.25)), 1.0 / 4096)) - exposure
-        let subject = backlit ? BacklitSubject(statistics).meteredLinear() : nil
-        let level: Double
-        if let subject {
-            level = backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame)
-        } else {
-            backlitSubjectLevel.reset()
-            let median = SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
-                kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
-            })
-            level = log2(max(median, 1.0 / 4096)) - exposure
+        if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
+            // Filtered scene-referred: log2 of the metered value over the exposure that made the frame.
+            let exposure = log2(metadata.totalExposure)
+            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)
         }
-        return pow(2, meterHandOver.update(level, backlit: subject != nil, frame: frame, settled: isSettled) + exposure)
+        backlitSubjectLevel.reset()
+        return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
+            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
+        })
     }
 
-    /// Forgets the detected subject's levels while a tap or a classic metering mode decides the
-    /// exposure: when detection resumes, its first reading is taken whole, not faded in from a level
-    /// measured before.
+    /// Forgets the detected subject's level and aim while a tap or a classic metering mode decides
+    /// the exposure: when detection resumes, its first reading is taken whole, not approached from
+    /// an aim from before.
     private mutating func forgetDetectedSubject() {
         backlitSubjectLevel.reset()
-        meterHandOver = MeterHandOver()
+        aimLimiter = AimLimiter()
     }
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.

@@ -364,7 +364,7 @@ struct AutoExposureTests {
         } else {
             #expect(settled.last! - settled.first! < change, "the budget kept the wall: \(settled.last! - settled.first!) EV")
         }
-        #expect(steps.max()! <= SunAwareExposure.budgetStep, "largest step \(steps.max()!) EV")
+        #expect(steps.max()! <= AimLimiter.step, "largest step \(steps.max()!) EV")
     }
 
     @Test("When the scene turns backlit as the camera pans, the exposure hands over to the backlit subject a quarter stop a frame")
@@ -379,7 +379,7 @@ struct AutoExposureTests {
         let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
         let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
         #expect(settled.last! - settled.min()! > 1.5, "the shade is exposed for: \(settled.last! - settled.min()!) EV up from the lowest")
-        #expect(steps.max()! <= SubjectLevelFilter.switchStep, "largest step \(steps.max()!) EV")
+        #expect(steps.max()! <= AimLimiter.step, "largest step \(steps.max()!) EV")
     }
 
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
