@@ -2,9 +2,9 @@ import CameraMetering
 import Foundation
 
 /// `SunAwareExposure`'s highlight budget: how far under its target the subject goes so that at
-/// most `SunAwareExposure.highlightBudget` of the frame clips outside the sun — unless that takes
-/// more than `SunAwareExposure.subjectWinsMargin` EV from the subject, and then the subject wins
-/// and the highlights clip. It remembers how far the highlights stand above the subject, so the
+/// most `SunAwareExposure.highlightBudget` of the frame clips outside the sun — unless even the
+/// least that could take is more than `SunAwareExposure.subjectWinsMargin` EV from the subject,
+/// and then the subject wins and the highlights clip. It remembers how far the highlights stand above the subject, so the
 /// decision does not flip between the exposure that clips and the one that doesn't.
 struct HighlightBudget {
     /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
@@ -24,15 +24,20 @@ struct HighlightBudget {
 
     /// The EV (0 or less) to take from the subject on this frame, whose subject reads
     /// `subjectMetered` (linear) against its `target` at total exposure `exposure`. The highlights
-    /// are kept under `SunAwareExposure.highlightCeiling`.
+    /// are kept under `SunAwareExposure.highlightCeiling`, the subject no more than
+    /// `SunAwareExposure.subjectWinsMargin` under its target.
     mutating func offset(_ statistics: FrameStatistics, subjectMetered: Double, target: Double, exposure: Double) -> Double {
         let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
         learn(statistics, clipping: clipping, subjectMetered: subjectMetered, sceneLevel: log2(max(subjectMetered, 1e-6) / exposure))
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
         let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
-        if needed <= 0 || needed > SunAwareExposure.subjectWinsMargin { return 0 }
+        // Whether the subject wins is decided on the least the highlights could cost it: up to full
+        // scale. The ceiling's margin is for where the budget puts them; deciding on it, the subject
+        // won where keeping the highlights cost it under 1 EV (a villa at dusk clipped 10.6%).
+        let least = highlightExcess! + log2(target)
+        if needed <= 0 || least > SunAwareExposure.subjectWinsMargin { return 0 }
         // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
-        return clipping ? -SunAwareExposure.subjectWinsMargin : -needed
+        return -(clipping ? SunAwareExposure.subjectWinsMargin : min(needed, SunAwareExposure.subjectWinsMargin))
     }
 
     /// Updates `highlightExcess` from this frame: a bound while the highlights clip, else their
