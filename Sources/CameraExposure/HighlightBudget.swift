@@ -4,8 +4,9 @@ import Foundation
 /// `SunAwareExposure`'s highlight budget: how far under its target the subject goes so that at
 /// most `SunAwareExposure.highlightBudget` of the frame clips outside the sun — unless even the
 /// least that could take is more than `SunAwareExposure.subjectWinsMargin` EV from the subject,
-/// and then the subject wins and the highlights clip. It remembers how far the highlights stand above the subject, so the
-/// decision does not flip between the exposure that clips and the one that doesn't.
+/// and then the subject wins and the highlights clip. It remembers how far the highlights stand
+/// above the subject, so the decision does not flip between the exposure that clips and the one
+/// that doesn't.
 struct HighlightBudget {
     /// Stops from the metered subject up to the brightest 2% outside the sun: measured while those
     /// highlights are not clipped, a lower bound while they are.
