@@ -29,27 +29,29 @@ struct HighlightBudget {
     /// `SunAwareExposure.subjectWinsMargin` under its target.
     mutating func offset(_ statistics: FrameStatistics, subjectMetered: Double, target: Double, exposure: Double) -> Double {
         let clipping = statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget
-        learn(statistics, clipping: clipping, subjectMetered: subjectMetered, sceneLevel: log2(max(subjectMetered, 1e-6) / exposure))
+        let excess = learn(statistics, clipping: clipping, subjectMetered: subjectMetered,
+                           sceneLevel: log2(max(subjectMetered, 1e-6) / exposure))
         // With the subject at target·2^(−x) the highlights sit at target·2^(excess − x) ≤ the ceiling.
-        let needed = highlightExcess! + log2(target / SunAwareExposure.highlightCeiling)
+        let needed = excess + log2(target / SunAwareExposure.highlightCeiling)
         // Whether the subject wins is decided on the least the highlights could cost it: up to full
         // scale. The ceiling's margin is for where the budget puts them; deciding on it, the subject
         // won where keeping the highlights cost it under 1 EV (a villa at dusk clipped 10.6%).
-        let least = highlightExcess! + log2(target)
+        let least = excess + log2(target)
         if needed <= 0 || least > SunAwareExposure.subjectWinsMargin { return 0 }
         // Only a lower bound while clipping: look from the lowest exposure the budget may cost.
         return -(clipping ? SunAwareExposure.subjectWinsMargin : min(needed, SunAwareExposure.subjectWinsMargin))
     }
 
-    /// Updates `highlightExcess` from this frame: a bound while the highlights clip, else their
-    /// measured level — a bound from clipping held, a larger measured value let fall slowly, so the
-    /// decision cannot flip frame to frame.
-    private mutating func learn(_ statistics: FrameStatistics, clipping: Bool, subjectMetered: Double, sceneLevel: Double) {
+    /// Updates `highlightExcess` from this frame and returns it: a bound while the highlights clip,
+    /// else their measured level — a bound from clipping held, a larger measured value let fall
+    /// slowly, so the decision cannot flip frame to frame.
+    private mutating func learn(_ statistics: FrameStatistics, clipping: Bool, subjectMetered: Double, sceneLevel: Double) -> Double {
         if clipping {
             // Clipped highlights are at least full scale: a lower bound, kept at its largest.
-            highlightExcess = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
+            let bound = max(highlightExcess ?? -.infinity, log2(1 / max(subjectMetered, 1e-6)) + 0.05)
+            highlightExcess = bound
             clippedAtSceneLevel = sceneLevel
-            return
+            return bound
         }
         let highlight = HighlightBudget.nonSunPercentile(statistics, 1 - SunAwareExposure.highlightBudget)
         let measured = log2(max(highlight, 1e-6) / max(subjectMetered, 1e-6))
@@ -57,7 +59,9 @@ struct HighlightBudget {
             let gone = statistics.highlights.lightSourceCount == 0 && measured < bound - HighlightBudget.goneHighlightMargin
             if gone || abs(sceneLevel - level) > SubjectLevelFilter.newSceneJump { clippedAtSceneLevel = nil }
         }
-        highlightExcess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured
+        let excess = highlightExcess.map { max(measured, clippedAtSceneLevel == nil ? $0 - 0.25 : $0) } ?? measured
+        highlightExcess = excess
+        return excess
     }
 
     /// The sample-weighted `fraction` quantile of the cell means outside light sources.

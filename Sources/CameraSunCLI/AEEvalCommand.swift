@@ -6,8 +6,10 @@ import Foundation
 /// `camerasun ae-eval`: every scene × algorithm in closed loop on the simulated camera, judged
 /// against ground truth (CLI.md).
 enum AEEvalCommand {
-    struct Report: Encodable {
-        let results: [ClosedLoopEvaluation.Result]
+    /// The `--json` output: `{"results":[…]}`, each row a result or, with `--samples`, a result
+    /// with its frames.
+    struct Report<Row: Encodable>: Encodable {
+        let results: [Row]
     }
 
     static let algorithmNames = ["naive", "centre", "libcamera", "sun"]
@@ -83,10 +85,7 @@ enum AEEvalCommand {
                 runs.append(try await evaluation.run(entry.scene, algorithm: makeAlgorithm(name)))
             }
             let budgetCost = try await evaluation.highlightBudgetCost(entry.scene, at: runs.first?.samples.last?.time ?? 0)
-            for run in runs.indices {
-                runs[run].highlightBudgetCost = budgetCost
-                runs[run].encodesSamples = samples
-            }
+            for run in runs.indices { runs[run].highlightBudgetCost = budgetCost }
             sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
                                                  intent: entry.scene.subjectIntent,
                                                  meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),
@@ -104,7 +103,11 @@ enum AEEvalCommand {
             }
         }
         if json {
-            try terminal.json(Report(results: results))
+            if samples {
+                try terminal.json(Report(results: results.map(ClosedLoopEvaluation.SampledResult.init)))
+            } else {
+                try terminal.json(Report(results: results))
+            }
             return
         }
         let sceneWidth = results.map(\.scene.count).max().map { max($0 + 1, 19) } ?? 19

@@ -38,23 +38,22 @@ struct ClosedLoopEvaluation {
         var highlightBudgetCost: Double?
         /// The last frame, shrunk for the report.
         var thumbnail: PixelBuffer?
-        /// Whether the JSON carries `samples` (`ae-eval --json --samples`).
-        var encodesSamples = false
 
         enum CodingKeys: String, CodingKey {
-            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost, samples
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost
         }
+    }
+
+    /// A result with its frames: a `--json --samples` row, the result's keys and `samples`.
+    struct SampledResult: Encodable {
+        let result: Result
+
+        private enum CodingKeys: String, CodingKey { case samples }
 
         func encode(to encoder: any Encoder) throws {
+            try result.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(scene, forKey: .scene)
-            try container.encode(algorithm, forKey: .algorithm)
-            try container.encode(convergeFrames, forKey: .convergeFrames)
-            try container.encode(subjectEvError, forKey: .subjectEvError)
-            try container.encode(clippedFraction, forKey: .clippedFraction)
-            try container.encode(oscillations, forKey: .oscillations)
-            try container.encodeIfPresent(highlightBudgetCost, forKey: .highlightBudgetCost)
-            if encodesSamples { try container.encode(samples, forKey: .samples) }
+            try container.encode(result.samples, forKey: .samples)
         }
     }
 
