@@ -31,6 +31,7 @@ struct CaptureLoop: Sendable {
     /// The flash photo being taken, and the request it answers.
     var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
     private let analyzer = FrameAnalyzer()
+    private var lightSources = LightSourceMemory()
     private var gaps = SequenceGapTracker()
 
     init(device: any CaptureDevice, routes: [OutputRoute], streamIndex: Int, retryInterval: Duration,
@@ -88,7 +89,7 @@ struct CaptureLoop: Sendable {
         let statistics: FrameStatistics
         var controls: SensorControls
         do {
-            statistics = try analyzer.analyze(frame.buffer)
+            statistics = lightSources.apply(try analyzer.analyze(frame.buffer))
             startFlashPhoto(frame.metadata)
             controls = try engine.update(frame, statistics: statistics, settings: device.settingsStore)
         } catch {

@@ -34,6 +34,14 @@ public struct FrameStatistics: Sendable {
                         highlights: highlights.withoutLightSources(cells))
     }
 
+    /// These statistics with the light sources `remembered` from earlier frames kept where they
+    /// are still clipped (`LightSourceMemory`).
+    func remembering(_ remembered: [Bool]) -> FrameStatistics {
+        FrameStatistics(size: size, sampleStep: sampleStep, brightness: brightness, linearMean: linearMean,
+                        channelMeans: channelMeans, histogram: histogram, zones: zones, cells: cells, rowMeans: rowMeans,
+                        highlights: highlights.remembering(remembered, cells: cells))
+    }
+
     /// Stops between the 2nd and 98th percentile of linear luminance (the darker end floored at
     /// one 8-bit step, so a black frame reads as about 12 stops, not infinity).
     public var dynamicRange: Double {

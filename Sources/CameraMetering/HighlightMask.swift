@@ -40,8 +40,12 @@ public struct HighlightMask: Sendable, Hashable {
     private let medianLinear: Double
 
     /// Finds the highlights on `cells`; `medianLinear` is the frame's median linear luminance. Light
-    /// sources covering more than `lightSourceLimit` of the frame are taken for broken sky.
-    init(cells: CellGrid, medianLinear: Double, lightSourceLimit: Double = HighlightMask.maximumLightSourceFraction) {
+    /// sources covering more than `lightSourceLimit` of the frame are taken for broken sky. Cells
+    /// `remembered` as light sources on earlier frames (of the same grid; another is ignored) stay
+    /// light sources while they are clipped (`LightSourceMemory`), unless this frame's blobs are
+    /// broken sky.
+    init(cells: CellGrid, medianLinear: Double, lightSourceLimit: Double = HighlightMask.maximumLightSourceFraction,
+         remembered: [Bool]? = nil) {
         self.medianLinear = medianLinear
         columns = cells.columns
         rows = cells.rows
@@ -81,6 +85,10 @@ public struct HighlightMask: Sendable, Hashable {
         if apparentSourceFraction > lightSourceLimit {
             marks = [UInt8](repeating: Kind.none.rawValue, count: count)
             sources = 0
+        } else if let remembered, remembered.count == count {
+            let kept = (0..<count).map { remembered[$0] && clipped[$0] && marks[$0] == Kind.none.rawValue }
+            for cell in 0..<count where kept[cell] { marks[cell] = Kind.lightSource.rawValue }
+            sources += grid.components(where: { kept[$0] }).count
         }
 
         let brightLevel = Float(max(0.25, 2 * medianLinear))
@@ -117,6 +125,12 @@ public struct HighlightMask: Sendable, Hashable {
     /// The mask of the same `cells` with every light source taken for sky (`FrameStatistics.withoutLightSources`).
     func withoutLightSources(_ cells: CellGrid) -> HighlightMask {
         HighlightMask(cells: cells, medianLinear: medianLinear, lightSourceLimit: 0)
+    }
+
+    /// The mask of the same `cells` keeping the clipped cells of `remembered` as light sources
+    /// (`FrameStatistics.remembering`).
+    func remembering(_ remembered: [Bool], cells: CellGrid) -> HighlightMask {
+        HighlightMask(cells: cells, medianLinear: medianLinear, remembered: remembered)
     }
 
     public func kind(column: Int, row: Int) -> Kind { Kind(rawValue: kinds[row * columns + column]) ?? .none }
