@@ -5,8 +5,9 @@ import Foundation
 /// stand (the lower middle of the frame) the darker fifth is a subject in the shade — a person
 /// against the sky, a sofa under a window — or a shadow on one. Grown from those blocks across
 /// gentle edges only, the region takes in the whole subject (its lit side, its texture, the floor
-/// it stands on) but not the sky, a window or a white wall behind a sharp edge; its linear mean is
-/// what the exposure engine meters. Metering only the darkest blocks would expose shadows.
+/// it stands on) but not the sky, a window or a white wall behind a sharp edge; its linear mean in
+/// the frame's lower half is what the exposure engine meters. Metering only the darkest blocks
+/// would expose shadows.
 struct BacklitSubject {
     /// The seeds: blocks within `seedBand` EV of this quantile of where subjects stand — the
     /// middle 70% of the frame's width below `groundTop`, the ground a subject stands on (trees on
@@ -17,7 +18,14 @@ struct BacklitSubject {
     /// Neighbouring blocks closer than this in EV belong to one surface.
     static let edgeTolerance = 0.3
     /// No block more than this many EV above the seeds joins: a gradient does not lead into the sky.
-    static let brightLimit = 2.0
+    /// A subject's sunlit side stands up to about 2.5 EV over its shade (sun and sky against sky
+    /// alone): at 2 EV the sunlit half of a meadow or a forest floor was left out and its shade
+    /// metered, 0.3–0.5 EV too bright.
+    static let brightLimit = 2.5
+    /// The region is metered where subjects stand: its blocks below this fraction of the height (the
+    /// seeds, below `groundTop`, always are). Grown up a wall, a ceiling or trees, it takes in what
+    /// the window or the sky lights brightest, above the subject.
+    static let meteredTop = 0.5
     /// Cells are pooled into blocks, at most this many across, so that edges look the same at
     /// every frame size and noise in small frames does not read as an edge.
     static let gridColumns = 48
@@ -63,7 +71,8 @@ struct BacklitSubject {
         let region = CellNeighbourhood(columns: columns, rows: rows).grow(from: seeds) { from, to in
             usable[to] && logs[to] <= dark + BacklitSubject.brightLimit && abs(logs[to] - logs[from]) < BacklitSubject.edgeTolerance
         }
-        let sum = region.reduce(0) { $0 + sums[$1] }, count = region.reduce(0) { $0 + samples[$1] }
+        let metered = region.filter { (Double($0 / columns) + 0.5) / Double(rows) >= BacklitSubject.meteredTop }
+        let sum = metered.reduce(0) { $0 + sums[$1] }, count = metered.reduce(0) { $0 + samples[$1] }
         return count > 0 ? sum / count : nil
     }
 }
