@@ -166,7 +166,8 @@ struct ClosedLoopEvaluation {
 
     /// Settling, oscillation and the settled subject error and clipping of a run.
     static func judge(_ samples: [Sample], scene: String, algorithm: String) -> Result {
-        // The settled exposure: the median of the last frames (a two-frame cycle shows as oscillation).
+        // The settled exposure: the median of the last frames. A cycle between two exposures shows
+        // as a run that never converges, not as oscillation: the median is one of the two.
         let tail = samples.suffix(settledFrames).map(\.exposureEV).sorted()
         let final = tail.isEmpty ? 0 : tail[tail.count / 2]
         let errors = samples.map { $0.exposureEV - final }

@@ -113,5 +113,12 @@ struct ClosedLoopTests {
             ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
         }
         #expect(ClosedLoopEvaluation.judge(ringing, scene: "s", algorithm: "a").oscillations == 2)
+        // Settled, then cycling between two exposures 0.4 EV apart, two frames at each, to the end:
+        // it converges only at the last of its low frames.
+        let cycling = ([0.0, -3, -3, -3] + (0..<5).flatMap { _ in [-3.4, -3.4, -3, -3] }).enumerated().map {
+            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
+        }
+        let cycled = ClosedLoopEvaluation.judge(cycling, scene: "s", algorithm: "a")
+        #expect(cycled.convergeFrames == cycling.count - 2 && cycled.oscillations == 0)
     }
 }
