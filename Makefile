@@ -97,7 +97,8 @@ scenes:
 ## ae-report: the closed-loop AE evaluation of the built-in scenes and of the HDRI views in eval/ (each
 ## subject with why it was chosen), as a table and the HTML report ae-report.html
 ae-report: build scenes
-	$(BIN) ae-eval --scenes all --views eval/hdr-views.txt --views eval/hdr-held-out.txt --report ae-report.html
+	$(BIN) ae-eval --scenes all --views eval/hdr-views.txt --views eval/hdr-held-out.txt \
+	  --views eval/hdr-held-out-2.txt --report ae-report.html
 
 clean:
 	rm -rf .build
