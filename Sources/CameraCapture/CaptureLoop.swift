@@ -30,8 +30,7 @@ struct CaptureLoop: Sendable {
     let flash: StreamFlash?
     /// The flash photo being taken, and the request it answers.
     var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
-    private let analyzer = FrameAnalyzer()
-    private var lightSources = LightSourceMemory()
+    private var analyzer = StreamAnalyzer()
     private var gaps = SequenceGapTracker()
 
     init(device: any CaptureDevice, routes: [OutputRoute], streamIndex: Int, retryInterval: Duration,
@@ -89,7 +88,7 @@ struct CaptureLoop: Sendable {
         let statistics: FrameStatistics
         var controls: SensorControls
         do {
-            statistics = lightSources.apply(try analyzer.analyze(frame.buffer))
+            statistics = try analyzer.analyze(frame.buffer)
             startFlashPhoto(frame.metadata)
             controls = try engine.update(frame, statistics: statistics, settings: device.settingsStore)
         } catch {

@@ -35,7 +35,7 @@ public struct FrameStatistics: Sendable {
     }
 
     /// These statistics with the light sources `remembered` from earlier frames kept where they
-    /// are still clipped (`LightSourceMemory`).
+    /// are still clipped (`StreamAnalyzer`).
     func remembering(_ remembered: [Bool]) -> FrameStatistics {
         FrameStatistics(size: size, sampleStep: sampleStep, brightness: brightness, linearMean: linearMean,
                         channelMeans: channelMeans, histogram: histogram, zones: zones, cells: cells, rowMeans: rowMeans,

@@ -42,7 +42,7 @@ public struct HighlightMask: Sendable, Hashable {
     /// Finds the highlights on `cells`; `medianLinear` is the frame's median linear luminance. Light
     /// sources covering more than `lightSourceLimit` of the frame are taken for broken sky. Cells
     /// `remembered` as light sources on earlier frames (of the same grid; another is ignored) stay
-    /// light sources while they are clipped (`LightSourceMemory`), unless this frame's blobs are
+    /// light sources while they are clipped (`StreamAnalyzer`), unless this frame's blobs are
     /// broken sky.
     init(cells: CellGrid, medianLinear: Double, lightSourceLimit: Double = HighlightMask.maximumLightSourceFraction,
          remembered: [Bool]? = nil) {

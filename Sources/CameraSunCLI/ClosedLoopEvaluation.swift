@@ -74,14 +74,13 @@ struct ClosedLoopEvaluation {
         var algorithm = algorithm
         let camera = try makeCamera(scene)
         let program = camera.exposureProgram
-        let analyzer = FrameAnalyzer()
-        var lightSources = LightSourceMemory()
+        var analyzer = StreamAnalyzer()
         var samples: [Sample] = []
         var thumbnail: PixelBuffer?
         try camera.startStreaming()
         for index in 0..<frameCount {
             let frame = try await camera.nextFrame()
-            let statistics = lightSources.apply(try analyzer.analyze(frame.buffer))
+            let statistics = try analyzer.analyze(frame.buffer)
             let settings = program.split(algorithm.update(statistics, metadata: frame.metadata))
             try camera.updateControls { $0.setExposure(settings) }
             let truth = camera.groundTruth(for: frame)

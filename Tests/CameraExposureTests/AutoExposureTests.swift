@@ -53,7 +53,7 @@ struct AutoExposureTests {
     /// analysed. Returns each frame's total exposure as captured.
     static func run(_ engine: inout AutoExposure, _ camera: SimulatedCamera, frames: Int,
                     before: (Int, inout AutoExposure) throws -> Void = { _, _ in }) async throws -> [Double] {
-        let analyzer = FrameAnalyzer()
+        var analyzer = StreamAnalyzer()
         var totals: [Double] = []
         for index in 0..<frames {
             try before(index, &engine)
@@ -214,7 +214,7 @@ struct AutoExposureTests {
         }
         let camera = try Self.camera(room, size: PixelSize(width: 160, height: 120))
         var engine = Self.engine(for: camera)
-        let analyzer = FrameAnalyzer()
+        var analyzer = StreamAnalyzer()
         var subjectEV: [Double] = []
         for _ in 0..<90 {
             let frame = try await camera.nextFrame()
@@ -239,7 +239,7 @@ struct AutoExposureTests {
                                           maximumDigitalGain: camera.capabilities.digitalGain.upperBound)
             if let start { try camera.updateControls { $0.setExposure(program.split(start)) } }
             var algorithm = SunAwareExposure()
-            let analyzer = FrameAnalyzer()
+            var analyzer = StreamAnalyzer()
             var totals: [Double] = []
             for _ in 0..<90 {
                 let frame = try await camera.nextFrame()
@@ -387,7 +387,7 @@ struct AutoExposureTests {
         let camera = try Self.camera(.flickerOffice, size: PixelSize(width: 96, height: 120))
         var engine = Self.engine(for: camera)
         engine.setFlicker(.auto)
-        let analyzer = FrameAnalyzer()
+        var analyzer = StreamAnalyzer()
         var rows: [[Float]] = []
         var durations: [Double] = []
         for _ in 0..<45 {
