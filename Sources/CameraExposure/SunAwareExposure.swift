@@ -7,8 +7,9 @@ import Foundation
 /// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
 /// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
 /// unless that would put the subject more than 1 EV under (then the subject wins); once settled,
-/// moves its aim at most a quarter stop a frame where the light has not changed (`AimLimiter`); and
-/// corrects a large error at once, a small one gently, and none inside a dead band.
+/// moves its aim at most a quarter stop a frame where the light has not changed (`AimLimiter`);
+/// decides afresh what it holds against flicker when the camera comes to rest on another view
+/// (`ViewChange`); and corrects a large error at once, a small one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -39,6 +40,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private var brokenSky = false
     /// What the highlight budget takes from the subject, with its memory of the highlights.
     private var budget = HighlightBudget()
+    /// When the camera comes to rest on another view, the decisions held above are made afresh.
+    private var viewChange = ViewChange()
 
     public static let backlitRelease = 1.0
     public static let brokenSkyRelease = HighlightMask.maximumLightSourceFraction / 2
@@ -64,6 +67,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
+        if viewChange.update(SceneSignature(statistics, exposure: metadata.totalExposure)) { forgetView() }
         let apparent = statistics.highlights.apparentSourceFraction
         brokenSky = apparent > (brokenSky ? SunAwareExposure.brokenSkyRelease : HighlightMask.maximumLightSourceFraction)
         let statistics = brokenSky && statistics.highlights.lightSourceCount > 0 ? statistics.withoutLightSources() : statistics
@@ -154,6 +158,14 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
             kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
         })
+    }
+
+    /// Forgets what was held against flicker in the last view (`ViewChange`): the backlit and
+    /// broken-sky flags and the highlights' level are decided on this view as from a fresh start.
+    private mutating func forgetView() {
+        backlit = false
+        brokenSky = false
+        budget = HighlightBudget()
     }
 
     /// Forgets the detected subject's level and aim while a tap or a classic metering mode decides

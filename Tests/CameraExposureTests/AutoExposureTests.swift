@@ -334,11 +334,12 @@ struct AutoExposureTests {
 
     /// Ground at mid-grey panned across with something bright above it: `brightness(u)`, in EV
     /// over the ground, across the image (u from 0 at its left to 1 at its right). From
-    /// `shadowFrom` (a fraction of the height) down the ground lies in shade 2 EV darker.
+    /// `shadowFrom` (a fraction of the height) down the ground lies in shade 2 EV darker. The view
+    /// turns across the image from 1 s to 3 s, then rests at its right end.
     static func panAcross(_ name: String, shadowFrom: Float = 1,
+                          pan: SimulatedScene.Pan = SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5),
                           brightness: @escaping @Sendable (Double) -> Double?) -> SimulatedScene {
-        SimulatedScene(name: name, summary: "Ground under \(name) as the camera turns.", subjectIntent: 0,
-                       pan: SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5)) { size in
+        SimulatedScene(name: name, summary: "Ground under \(name) as the camera turns.", subjectIntent: 0, pan: pan) { size in
             SceneImage(width: size.width, height: size.height) { u, v in
                 if v < 0.45, let ev = brightness(Double(u)) { return .init(radiance: SIMD3(repeating: 1000 * Float(pow(2, ev))), depth: 1000) }
                 return .init(radiance: SIMD3(repeating: v < shadowFrom ? 1000 : 250), albedo: 0.18, depth: 5, isSubject: true)
@@ -380,6 +381,24 @@ struct AutoExposureTests {
         let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
         #expect(settled.last! - settled.min()! > 1.5, "the shade is exposed for: \(settled.last! - settled.min()!) EV up from the lowest")
         #expect(steps.max()! <= AimLimiter.step, "largest step \(steps.max()!) EV")
+    }
+
+    @Test("Where a pan comes to rest, the exposure settles where a fresh start on that view does: what was held against flicker in the view before is decided afresh")
+    func panRestsWhereAFreshStartSettles() async throws {
+        // A sky 1.5 EV over the ground (3.5 over the shade of its lower quarter) sinks to 1 EV
+        // under it as the camera turns. At the start the scene is backlit and the shade metered; at
+        // the end the sky stands 1–1.8 EV over the shade: under `SceneFlags.backlitThreshold`, so a
+        // fresh start does not meter the scene as backlit, but over `SunAwareExposure.backlitRelease`,
+        // so a loop that carried the flag from the pan still did.
+        func settled(_ pan: SimulatedScene.Pan) async throws -> Double {
+            let camera = try Self.camera(Self.panAcross("a sinking sky", shadowFrom: 0.75, pan: pan) { 1.5 - 2.5 * $0 })
+            var engine = Self.engine(for: camera)
+            let totals = try await Self.run(&engine, camera, frames: 180).suffix(10).map(log2)
+            return totals.reduce(0, +) / Double(totals.count)
+        }
+        let panned = try await settled(SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5))
+        let fresh = try await settled(SimulatedScene.Pan(imageWidthFactor: 3, startTime: 0, speed: 0, startFraction: 1))
+        #expect(abs(panned - fresh) < 1.0 / 6, "after the pan \(panned) EV, from a fresh start \(fresh) EV")
     }
 
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
