@@ -20,16 +20,18 @@ struct ViewChange {
     /// another view: eight times what one view varies by between its frames at rest (under 0.03).
     static let newViewDistance = 0.25
 
-    /// Takes in this frame's view; true when the camera has come to rest on another view than at
-    /// its last rest. Whether it rests is judged every `restFrames` frames, on the view's change
-    /// since the last judgement; the view at rest becomes the one to compare the next rest with.
-    mutating func update(_ view: SceneSignature) -> Bool {
+    /// Takes in this frame's view (read only on the frames that judge a rest); true when the camera
+    /// has come to rest on another view than at its last rest. Whether it rests is judged every
+    /// `restFrames` frames, on the view's change since the last judgement; the view at rest becomes
+    /// the one to compare the next rest with.
+    mutating func update(_ frameView: @autoclosure () -> SceneSignature) -> Bool {
         guard let reference else {
-            self.reference = view
+            self.reference = frameView()
             return false
         }
         framesSinceReference += 1
         guard framesSinceReference == ViewChange.restFrames else { return false }
+        let view = frameView()
         self.reference = view
         framesSinceReference = 0
         guard let moved = view.distance(to: reference), moved <= ViewChange.restTolerance else { return false }
