@@ -6,8 +6,12 @@ import Foundation
 /// match whatever the loop did between them, while a camera turned to another view does not.
 /// A cell with clipped samples gives only a lower bound on its level, and one too dark to measure
 /// an upper bound: a sky clipped in one view and grey in the next has changed, by at least the gap.
-/// Cells, not zones: a zone without its clipped cells is another mix at each exposure, and made a
-/// first frame 3 EV over look 1.2 EV away from the same view.
+/// Cells, not zones or blocks: a zone without its clipped cells is another mix at each exposure (a
+/// first frame several stops over looked 1.2 EV away from the same view), and blocks of cells
+/// changed so little in a second of a pan across a night field that the camera seemed at rest and
+/// the loop dipped a stop to look for the highlights mid-pan. Cells see texture move; in a dim
+/// scene at high gain their noise (0.2–0.4 EV between frames a second apart) keeps the camera from
+/// ever seeming at rest, and the loop keeps its decisions there as it did before.
 struct SceneSignature {
     /// Per cell, the range its level lies in (bounds may be infinite); nil for a cell with no samples.
     private let levels: [ClosedRange<Double>?]
