@@ -98,7 +98,7 @@ scenes:
 ## subject with why it was chosen), as a table and the HTML report ae-report.html
 ae-report: build scenes
 	$(BIN) ae-eval --scenes all --views eval/hdr-views.txt --views eval/hdr-held-out.txt \
-	  --views eval/hdr-held-out-2.txt --report ae-report.html
+	  --views eval/hdr-held-out-2.txt --views eval/hdr-held-out-3.txt --report ae-report.html
 
 clean:
 	rm -rf .build
