@@ -15,8 +15,8 @@ struct ViewChange {
     static let restFrames = 30
     /// How far (`SceneSignature.distance`, EV) a view may move in `restFrames` frames at rest: a
     /// second apart, a view still moved at most 0.062 on the built-in scenes and the 44 HDRI views
-    /// from 160×90 to 640×360 (but for a night street's noise at high gain, 0.2–0.4); a pan at
-    /// 10°/s moves it this far in a few frames.
+    /// from 160×90 to 640×360 (but for a night street's noise at high gain, 0.2–0.4); none of the
+    /// eight HDRI pans at 10°/s decided anything afresh while it turned.
     static let restTolerance = 0.1
     /// How far (`SceneSignature.distance`, EV) a view at rest must be from the last one to be
     /// another view: four times the most a view still moved in a second (0.062).
