@@ -14,7 +14,7 @@ struct ViewChange {
     /// Frames over which the view must hold still for the camera to be at rest: a second at 30 fps.
     static let restFrames = 30
     /// How far (`SceneSignature.distance`, EV) a view may move in `restFrames` frames at rest: a
-    /// second apart, a view still moved at most 0.062 on the built-in scenes and the 44 HDRI views
+    /// second apart, a view still moved at most 0.062 on the built-in scenes and the 52 HDRI views
     /// from 160×90 to 640×360 (but for a night street's noise at high gain, 0.2–0.4); none of the
     /// eight HDRI pans at 10°/s decided anything afresh while it turned.
     static let restTolerance = 0.1
