@@ -10,8 +10,8 @@ import Foundation
 /// first frame several stops over looked 1.2 EV away from the same view), and blocks of cells
 /// changed so little in a second of a pan across a night field that the camera seemed at rest and
 /// the loop dipped a stop to look for the highlights mid-pan. Cells see texture move; in a dim
-/// scene at high gain their noise (0.2–0.4 EV between frames a second apart) keeps the camera from
-/// ever seeming at rest, and the loop keeps its decisions there as it did before.
+/// scene at high gain they also move with noise (0.2–0.4 EV from one frame to the next), which
+/// `ViewChange` measures and allows for.
 struct SceneSignature {
     /// Per cell, the range its level lies in (bounds may be infinite); nil for a cell with no samples.
     private let levels: [ClosedRange<Double>?]

@@ -8,13 +8,19 @@ import Testing
 @Suite("View change")
 struct ViewChangeTests {
     /// A 128×96 gray8 frame of a view: its top `skyRows` rows at linear `sky`, the rest at
-    /// linear 0.05 (both in the view's light), taken at `exposure` (a multiplier on that light).
-    static func view(sky: Double, skyRows: Int = 36, exposure: Double) throws -> SceneSignature {
+    /// linear 0.05 (both in the view's light), taken at `exposure` (a multiplier on that light),
+    /// each pixel then off by up to `noise` 8-bit steps (a pseudo-random draw from `seed`).
+    static func view(sky: Double, skyRows: Int = 36, exposure: Double, noise: Int = 0, seed: UInt64 = 0) throws -> SceneSignature {
         let buffer = try PixelBuffer(format: .gray8, width: 128, height: 96)
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         for y in 0..<96 {
             let linear = min((y < skyRows ? sky : 0.05) * exposure, 1)
-            let encoded = UInt8((SRGB.encode(linear) * 255).rounded())
-            for x in 0..<128 { buffer[plane: 0, x: x, y: y] = encoded }
+            let encoded = Int((SRGB.encode(linear) * 255).rounded())
+            for x in 0..<128 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let offset = noise == 0 ? 0 : Int(state >> 33) % (2 * noise + 1) - noise
+                buffer[plane: 0, x: x, y: y] = UInt8(clamping: encoded + offset)
+            }
         }
         return SceneSignature(try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 2)).analyze(buffer), exposure: exposure)
     }
@@ -54,5 +60,28 @@ struct ViewChangeTests {
         #expect(turning.filter { change.update($0) }.isEmpty, "no rest while the view moves")
         let toldOnSecond = (1...3 * ViewChange.restFrames).filter { _ in change.update(second) }
         #expect(toldOnSecond.count == 1, "told at frames \(toldOnSecond)")
+    }
+
+    @Test("Under noise that moves the view more than the rest tolerance from one frame to the next, a rest on another view is still told, once")
+    func restUnderNoise() throws {
+        let noise = 12
+        let frameToFrame = try #require(Self.view(sky: 0.2, exposure: 1, noise: noise, seed: 1)
+            .distance(to: Self.view(sky: 0.2, exposure: 1, noise: noise, seed: 2)))
+        #expect(frameToFrame > ViewChange.restTolerance, "the noise alone moves the view \(frameToFrame) EV")
+        var change = ViewChange()
+        var seed: UInt64 = 0
+        func frame(sky: Double) throws -> SceneSignature {
+            seed += 1
+            return try Self.view(sky: sky, exposure: 1, noise: noise, seed: seed)
+        }
+        func told(sky: Double, frames: ClosedRange<Int>) throws -> [Int] {
+            try frames.filter { _ in
+                let view = try frame(sky: sky)
+                return change.update(view)
+            }
+        }
+        let toldOnFirst = try told(sky: 0.2, frames: 0...ViewChange.restFrames)
+        let toldOnSecond = try told(sky: 0.05, frames: 1...3 * ViewChange.restFrames)
+        #expect(toldOnFirst.isEmpty && toldOnSecond.count == 1, "told at frames \(toldOnFirst) and \(toldOnSecond)")
     }
 }
