@@ -334,8 +334,8 @@ struct AutoExposureTests {
 
     /// Ground at mid-grey panned across with something bright above it: `brightness(u)`, in EV
     /// over the ground, across the image (u from 0 at its left to 1 at its right). From
-    /// `shadowFrom` (a fraction of the height) down the ground lies in shade 2 EV darker. The view
-    /// turns across the image from 1 s to 3 s, then rests at its right end.
+    /// `shadowFrom` (a fraction of the height) down the ground lies in shade 2 EV darker. By default
+    /// the view turns across the image from 1 s to 3 s, then rests at its right end.
     static func panAcross(_ name: String, shadowFrom: Float = 1,
                           pan: SimulatedScene.Pan = SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5),
                           brightness: @escaping @Sendable (Double) -> Double?) -> SimulatedScene {

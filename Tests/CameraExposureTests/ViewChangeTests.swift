@@ -32,7 +32,7 @@ struct ViewChangeTests {
     }
 
     @Test("A sky over a third of the view 1 EV darker is 1 EV away, though most of the view is unchanged")
-    func aQuarterChangedIsAnotherView() throws {
+    func aThirdChangedIsAnotherView() throws {
         let distance = try #require(Self.view(sky: 0.2, exposure: 1).distance(to: Self.view(sky: 0.1, exposure: 1)))
         #expect(abs(distance - 1) < 0.05, "\(distance) EV")
     }
