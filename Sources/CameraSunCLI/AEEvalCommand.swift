@@ -112,14 +112,18 @@ enum AEEvalCommand {
         }
         let sceneWidth = results.map(\.scene.count).max().map { max($0 + 1, 19) } ?? 19
         terminal.print("scene".padding(toLength: sceneWidth, withPad: " ", startingAt: 0)
-            + "algorithm   converge  subject ΔEV  clipped  oscillations  budget cost")
+            + "algorithm   converge  subject ΔEV  clipped  oscillations  budget cost  verdict")
         for result in results {
             let cost = describeBudgetCost(result.highlightBudgetCost)
             terminal.print(result.scene.padding(toLength: sceneWidth, withPad: " ", startingAt: 0)
                 + result.algorithm.padding(toLength: 12, withPad: " ", startingAt: 0)
                 + String(format: "%8d  %+10.2f  %6.1f%%  %12d  ", result.convergeFrames, result.subjectEvError,
                          result.clippedFraction * 100, result.oscillations)
-                + String(repeating: " ", count: max(11 - cost.count, 0)) + cost)
+                + String(repeating: " ", count: max(11 - cost.count, 0)) + cost + "  " + (result.verdict?.label ?? "—"))
+        }
+        terminal.print("")
+        for name in algorithms {
+            terminal.print("\(name): " + ExposureVerdict.summary(of: results.filter { $0.algorithm == name }))
         }
     }
 

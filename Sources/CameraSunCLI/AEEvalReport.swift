@@ -25,14 +25,21 @@ enum AEEvalReport {
     }
 
     static func html(_ sections: [Section]) throws(CodecError) -> String {
+        let results = sections.flatMap(\.results)
         var rows = ""
-        for result in sections.flatMap(\.results) {
-            let good = abs(result.subjectEvError) <= 1.0 / 3
+        for result in results {
+            let good = abs(result.subjectEvError) <= ExposureVerdict.subjectTolerance
+            // The budget's answer is neither good nor bad: it waits on how the bound is read there.
+            let verdictClass = result.verdict.map { $0.meetsBound ? " class=\"good\"" : $0 == .miss ? " class=\"bad\"" : "" } ?? ""
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
                 + "<td\(breaksBudget(result) ? " class=\"bad\"" : "")>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
-                + "<td>\(result.oscillations)</td><td>\(AEEvalCommand.describeBudgetCost(result.highlightBudgetCost))</td></tr>\n"
+                + "<td>\(result.oscillations)</td><td>\(AEEvalCommand.describeBudgetCost(result.highlightBudgetCost))</td>"
+                + "<td\(verdictClass)>\(result.verdict?.label ?? "—")</td></tr>\n"
         }
+        let summaries = AEEvalReport.algorithms(of: results).map { name in
+            "<li>\(escape(name)): \(escape(ExposureVerdict.summary(of: results.filter { $0.algorithm == name })))</li>"
+        }.joined(separator: "\n")
         let encoder = try JPEGEncoder()
         var body = ""
         for section in sections {
@@ -67,11 +74,17 @@ enum AEEvalReport {
         <p>Simulated camera, each scene × algorithm in closed loop. Subject ΔEV is log2 of the subject's mean
         linear output over 0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped is the
         non-sun clipped fraction, in red where it breaks the 2% budget although keeping to it would cost
-        the subject no more than 1 EV (budget cost, measured on ground truth). Each scene shows itself at the exposure that puts the subject at its
+        the subject no more than 1 EV (budget cost, measured on ground truth). The verdict: within the
+        bound (the subject within ⅓ EV, no more than 2% clipped), the subject winning (within ⅓ EV where
+        keeping to 2% would cost it more than 1 EV), the budget's answer (keeping to 2% costs between ⅓
+        and 1 EV, and the run kept to it with the subject that far under, within ⅓ EV), or missed. Each scene shows itself at the exposure that puts the subject at its
         intent, then every algorithm's last frame, the subject outlined.
         Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
-        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th><th>budget cost (EV)</th></tr>
+        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th><th>budget cost (EV)</th><th>verdict</th></tr>
         \(rows)</table>
+        <ul>
+        \(summaries)
+        </ul>
         \(body)
         </body></html>
         """
@@ -104,6 +117,11 @@ enum AEEvalReport {
         return cost > SunAwareExposure.subjectWinsMargin
             ? " Keeping to 2% of clipping outside the sun would cost the subject \(amount) EV, more than 1 EV: the subject wins, and the clipping is the price."
             : " Keeping to 2% of clipping outside the sun costs the subject \(amount) EV, no more than 1 EV: the highlight budget wins, so the rule wants the subject that far under, with 2% clipped."
+    }
+
+    /// The algorithms of `results` in the order they first appear.
+    static func algorithms(of results: [ClosedLoopEvaluation.Result]) -> [String] {
+        results.map(\.algorithm).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }

@@ -35,12 +35,20 @@ struct ClosedLoopEvaluation {
         let oscillations: Int
         let samples: [Sample]
         /// The scene's `highlightBudgetCost`, set by the caller (it is the scene's, not the run's).
-        var highlightBudgetCost: Double?
+        var highlightBudgetCost: Double? {
+            didSet {
+                verdict = highlightBudgetCost.map {
+                    ExposureVerdict(subjectEV: subjectEvError, clippedFraction: clippedFraction, budgetCost: $0)
+                }
+            }
+        }
+        /// The run against the exposure bound, once `highlightBudgetCost` is known.
+        private(set) var verdict: ExposureVerdict?
         /// The last frame, shrunk for the report.
         var thumbnail: PixelBuffer?
 
         enum CodingKeys: String, CodingKey {
-            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost, verdict
         }
     }
 

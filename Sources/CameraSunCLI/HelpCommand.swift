@@ -94,8 +94,11 @@ enum HelpCommand {
         fraction outside the sun, oscillations after converging, and the scene's budget cost: how
         far (EV) its subject must go under its intent for no more than 2% to clip outside the sun
         (up to 1 EV the budget wins, beyond it the subject does; on a pan, in the last frame's
-        view). naive is the seed article's loop, centre its 60% centre crop, libcamera the
-        Raspberry Pi AGC's way, sun CameraSun's.
+        view). The verdict applies that rule: within (the subject within ⅓ EV, no more than 2%
+        clipped), subject wins (within ⅓ EV where the cost is over 1 EV), budget's answer (a cost
+        between ⅓ and 1 EV, kept to 2% with the subject that far under) or missed; a line per
+        algorithm under the table counts them. naive is the seed article's loop, centre its 60%
+        centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
         origin; along a pan= a band, x=0 and w=1) and an intent in EV from mid-grey (-8…2.4,
         default 0). --views reads such views from a list, one per line: FILE[,yaw=,pitch=,fov=]

@@ -64,7 +64,8 @@ import Testing
         result.highlightBudgetCost = 0.56
         let html = try AEEvalReport.html([AEEvalReport.Section(scene: "s", why: "", subject: nil, intent: 0, meanOverMedian: 0, reference: nil,
                                                                results: [result])])
-        #expect(html.contains("<td class=\"bad\">10.0%</td><td>0</td><td>0.56</td>"))
+        #expect(html.contains("<td class=\"bad\">10.0%</td><td>0</td><td>0.56</td><td class=\"bad\">missed</td>"))
+        #expect(html.contains("<li>sun: 0 of 1 within the bound (0 of them the subject winning), 0 at the budget's answer, 1 missed;"))
     }
 
     @Test("The budget's rule: none at the intent; up to 1 EV the budget wins; beyond, the subject")
@@ -116,6 +117,12 @@ import Testing
             let costs = results.compactMap { jsonNumber($0["highlightBudgetCost"]) }
             #expect(costs.count == 4 && costs[0] == 0 && costs[1] == 0, "\(costs)")
             #expect(costs.dropFirst(2).allSatisfy { abs($0 - 0.59) < 0.1 }, "\(costs)")
+            // Each run's verdict is the one its own figures give.
+            for (run, cost) in zip(results, costs) {
+                let verdict = ExposureVerdict(subjectEV: try #require(jsonNumber(run["subjectEvError"])),
+                                              clippedFraction: try #require(jsonNumber(run["clippedFraction"])), budgetCost: cost)
+                #expect(run["verdict"] as? String == verdict.rawValue, "\(run)")
+            }
             let html = try String(contentsOf: report, encoding: .utf8)
             #expect(html.contains("intent +0.0 EV: The ground under the sky."))
             // Per scene the reference frame and one per algorithm.
