@@ -18,6 +18,9 @@ enum ExposureVerdict: String, Encodable, CaseIterable {
     case miss
 
     static let subjectTolerance = 1.0 / 3
+    /// A subject further than this (EV) from its intent is counted apart in the summary: a wrong
+    /// exposure, not a near one.
+    static let farOff = 1.0
 
     /// The verdict on a run settled at `subjectEV` with `clippedFraction` clipped outside the sun,
     /// on a scene whose subject must go `budgetCost` EV under its intent for 2% to clip.
@@ -59,7 +62,7 @@ enum ExposureVerdict: String, Encodable, CaseIterable {
         let errors = results.map { abs($0.subjectEvError) }.sorted()
         let median = errors.isEmpty ? 0 : errors.count % 2 == 1 ? errors[errors.count / 2]
             : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
-        let far = errors.filter { $0 > SunAwareExposure.subjectWinsMargin }.count
+        let far = errors.filter { $0 > ExposureVerdict.farOff }.count
         return "\(verdicts.filter(\.meetsBound).count) of \(results.count) within the bound (\(count(.subjectWins)) of them the subject winning), "
             + "\(count(.budgetsAnswer)) at the budget's answer, \(count(.miss)) missed; "
             + String(format: "median |subject ΔEV| %.2f, %d more than 1 EV off", median, far)
