@@ -176,12 +176,6 @@ private func logChroma(_ rgb: SIMD3<Double>) -> SIMD2<Double> {
     SIMD2(log(rgb.x / rgb.y), log(rgb.z / rgb.y))
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
-}
-
 /// Linear RGB of single pixels of a buffer in any colour format, read in place.
 private struct ColourSampler {
     private let buffer: PixelBuffer

@@ -29,17 +29,19 @@ public struct FrameStatistics: Sendable {
     /// These statistics with every light source taken for broken sky: what the exposure engine
     /// meters while it holds the scene's clipped blobs to be sky or a wall (`SunAwareExposure`).
     public func withoutLightSources() -> FrameStatistics {
-        FrameStatistics(size: size, sampleStep: sampleStep, brightness: brightness, linearMean: linearMean,
-                        channelMeans: channelMeans, histogram: histogram, zones: zones, cells: cells, rowMeans: rowMeans,
-                        highlights: highlights.withoutLightSources(cells))
+        replacingHighlights(highlights.withoutLightSources(cells))
     }
 
     /// These statistics with the light sources `remembered` from earlier frames kept where they
     /// are still clipped (`StreamAnalyzer`).
     func remembering(_ remembered: [Bool]) -> FrameStatistics {
+        replacingHighlights(highlights.remembering(remembered, cells: cells))
+    }
+
+    private func replacingHighlights(_ highlights: HighlightMask) -> FrameStatistics {
         FrameStatistics(size: size, sampleStep: sampleStep, brightness: brightness, linearMean: linearMean,
                         channelMeans: channelMeans, histogram: histogram, zones: zones, cells: cells, rowMeans: rowMeans,
-                        highlights: highlights.remembering(remembered, cells: cells))
+                        highlights: highlights)
     }
 
     /// Stops between the 2nd and 98th percentile of linear luminance (the darker end floored at

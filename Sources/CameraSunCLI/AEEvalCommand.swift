@@ -122,9 +122,7 @@ enum AEEvalCommand {
                 + String(repeating: " ", count: max(11 - cost.count, 0)) + cost + "  " + (result.verdict?.label ?? "—"))
         }
         terminal.print("")
-        for name in algorithms {
-            terminal.print("\(name): " + ExposureVerdict.summary(of: results.filter { $0.algorithm == name }))
-        }
+        for line in ExposureVerdict.summaries(of: results) { terminal.print(line) }
     }
 
     /// A `highlightBudgetCost` for the table: EV, "≥8" at the search's depth, "—" when not measured.

@@ -37,9 +37,7 @@ enum AEEvalReport {
                 + "<td>\(result.oscillations)</td><td>\(AEEvalCommand.describeBudgetCost(result.highlightBudgetCost))</td>"
                 + "<td\(verdictClass)>\(result.verdict?.label ?? "—")</td></tr>\n"
         }
-        let summaries = AEEvalReport.algorithms(of: results).map { name in
-            "<li>\(escape(name)): \(escape(ExposureVerdict.summary(of: results.filter { $0.algorithm == name })))</li>"
-        }.joined(separator: "\n")
+        let summaries = ExposureVerdict.summaries(of: results).map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
         let encoder = try JPEGEncoder()
         var body = ""
         for section in sections {
@@ -117,11 +115,6 @@ enum AEEvalReport {
         return cost > SunAwareExposure.subjectWinsMargin
             ? " Keeping to 2% of clipping outside the sun would cost the subject \(amount) EV, more than 1 EV: the subject wins, and the clipping is the price."
             : " Keeping to 2% of clipping outside the sun costs the subject \(amount) EV, no more than 1 EV: the highlight budget wins, so the rule wants the subject that far under, with 2% clipped."
-    }
-
-    /// The algorithms of `results` in the order they first appear.
-    static func algorithms(of results: [ClosedLoopEvaluation.Result]) -> [String] {
-        results.map(\.algorithm).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraExposure
 import Foundation
 
@@ -54,17 +55,24 @@ enum ExposureVerdict: String, Encodable, CaseIterable {
     /// Whether the run meets the bound as the acceptance words it: within it, or the subject wins.
     var meetsBound: Bool { self == .withinBound || self == .subjectWins }
 
-    /// One algorithm's runs summed up: how many meet the bound, how many give the budget's answer
-    /// instead, and how far off the subject typically ends.
+    /// Each algorithm's runs summed up, one "name: …" line per algorithm in the order they first
+    /// appear: how many meet the bound, how many give the budget's answer instead, and how far off
+    /// the subject typically ends.
+    static func summaries(of results: [ClosedLoopEvaluation.Result]) -> [String] {
+        let algorithms = results.map(\.algorithm).reduce(into: [String]()) { names, name in
+            if !names.contains(name) { names.append(name) }
+        }
+        return algorithms.map { name in "\(name): " + summary(of: results.filter { $0.algorithm == name }) }
+    }
+
+    /// One algorithm's runs summed up (`summaries`).
     static func summary(of results: [ClosedLoopEvaluation.Result]) -> String {
         let verdicts = results.compactMap(\.verdict)
         let count = { (verdict: ExposureVerdict) in verdicts.filter { $0 == verdict }.count }
-        let errors = results.map { abs($0.subjectEvError) }.sorted()
-        let median = errors.isEmpty ? 0 : errors.count % 2 == 1 ? errors[errors.count / 2]
-            : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
+        let errors = results.map { abs($0.subjectEvError) }
         let far = errors.filter { $0 > ExposureVerdict.farOff }.count
         return "\(verdicts.filter(\.meetsBound).count) of \(results.count) within the bound (\(count(.subjectWins)) of them the subject winning), "
             + "\(count(.budgetsAnswer)) at the budget's answer, \(count(.miss)) missed; "
-            + String(format: "median |subject ΔEV| %.2f, %d more than 1 EV off", median, far)
+            + String(format: "median |subject ΔEV| %.2f, %d more than 1 EV off", median(errors), far)
     }
 }

@@ -32,10 +32,10 @@ import Testing
 
     @Test("A run's verdict follows its scene's budget cost, and the summary counts each and the typical error")
     func summary() {
-        func run(_ subjectEV: Double, clipped: Double, cost: Double?) -> ClosedLoopEvaluation.Result {
+        func run(_ subjectEV: Double, clipped: Double, cost: Double?, algorithm: String = "sun") -> ClosedLoopEvaluation.Result {
             let samples = (0..<10).map { ClosedLoopEvaluation.Sample(frame: $0, time: Double($0) / 30, exposureEV: -8,
                                                                      subjectEV: subjectEV, clippedFraction: clipped) }
-            var result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "sun")
+            var result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: algorithm)
             result.highlightBudgetCost = cost
             return result
         }
@@ -44,5 +44,8 @@ import Testing
         #expect(runs.map(\.verdict) == [.withinBound, .subjectWins, .budgetsAnswer, .miss, nil])
         #expect(ExposureVerdict.summary(of: runs) == "2 of 5 within the bound (1 of them the subject winning), 1 at the budget's answer, "
             + "1 missed; median |subject ΔEV| 0.50, 1 more than 1 EV off")
+        // One line per algorithm, in the order the algorithms first appear.
+        let lines = ExposureVerdict.summaries(of: [run(-2, clipped: 0, cost: 0, algorithm: "naive")] + runs)
+        #expect(lines.count == 2 && lines[0].hasPrefix("naive: 0 of 1 within the bound") && lines[1].hasPrefix("sun: 2 of 5 within the bound"), "\(lines)")
     }
 }
