@@ -44,14 +44,16 @@ public struct DeviceFormat: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MediaTime {
-    /// The duration of one frame at `rate` frames per second, exact for rational NTSC rates such
-    /// as 29.97 (30000/1001).
+    /// The duration of one frame at `rate` frames per second: exact for whole rates and for
+    /// rational NTSC rates such as 29.97 (30000/1001) while their timescale fits, else to the
+    /// nanosecond. A rate that is not positive and finite has no frame duration (`.invalid`).
     public static func frameDuration(forRate rate: Double) -> MediaTime {
+        guard rate > 0, rate.isFinite else { return .invalid }
         let ntsc = (rate * 1.001).rounded()
-        if abs(rate - ntsc / 1.001) < 1e-6, ntsc != rate {
-            return MediaTime(value: 1001, timescale: Int32(ntsc * 1000))
+        if abs(rate - ntsc / 1.001) < 1e-6, ntsc != rate, let timescale = Int32(exactly: ntsc * 1000) {
+            return MediaTime(value: 1001, timescale: timescale)
         }
-        if rate == rate.rounded() { return MediaTime(value: 1, timescale: Int32(rate)) }
-        return MediaTime(seconds: 1 / rate, preferredTimescale: 1_000_000)
+        if let timescale = Int32(exactly: rate) { return MediaTime(value: 1, timescale: timescale) }
+        return MediaTime(seconds: 1 / rate, preferredTimescale: 1_000_000_000)
     }
 }

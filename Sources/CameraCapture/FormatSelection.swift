@@ -78,6 +78,14 @@ public enum FormatSelection {
         return FormatChoice(format: format, frameRate: rate, fallbackReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
     }
 
+    /// The frame rates `formats` can deliver at any size, from the lowest minimum to the highest
+    /// maximum: a rate outside it is not a fallback but a mistake (nil when there are no formats).
+    public static func frameRateSpan(of formats: [DeviceFormat]) -> ClosedRange<Double>? {
+        let ranges = formats.flatMap(\.frameRateRanges)
+        guard let minimum = ranges.map(\.minimum).min(), let maximum = ranges.map(\.maximum).max() else { return nil }
+        return minimum...maximum
+    }
+
     /// Throws for a request no device could meet: a size or frame rate that is not positive.
     private static func validate(_ request: FormatRequest) throws(CaptureError) {
         if let size = request.size, size.width <= 0 || size.height <= 0 {

@@ -56,7 +56,9 @@ struct NoiseModel {
         var reciprocal = unsafeBitCast(0x5F37_59DF &- (unsafeBitCast(variance, to: SIMD8<UInt32>.self) &>> 1), to: SIMD8<Float>.self)
         reciprocal = reciprocal * (1.5 - 0.5 * variance * reciprocal * reciprocal)
         var noisy = mean + variance * reciprocal * deviates
-        noisy.replace(with: 0, where: noisy .< 0)
+        // `.!(noisy .>= 0)` also catches NaN (from an exposure of no time at all), which would
+        // otherwise become an index far outside the output tables.
+        noisy.replace(with: 0, where: .!(noisy .>= 0))
         noisy.replace(with: white, where: noisy .> white)
         // Adding 1.5·2²³ leaves round(noisy) in the low mantissa bits: a rounding that vectorises.
         return unsafeBitCast(noisy + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000

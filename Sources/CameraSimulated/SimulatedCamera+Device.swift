@@ -16,6 +16,18 @@ extension SimulatedCamera {
         }
     }()
 
+    /// The formats the camera offers a user who asks for `size`: the standard modes, and `size`
+    /// itself in every pixel format when it is not one of them but fits in one (the sensor scales
+    /// it from the smallest mode that holds it, at that mode's frame rates). A size larger than
+    /// every mode is not offered: format selection then falls back to the nearest mode.
+    public static func formats(offering size: PixelSize?) -> [DeviceFormat] {
+        guard let size, !standardFormats.contains(where: { $0.size == size }) else { return standardFormats }
+        let holding = standardFormats.filter { $0.size.width >= size.width && $0.size.height >= size.height }
+        guard let smallest = holding.map(\.size).min(by: { $0.pixelCount < $1.pixelCount }) else { return standardFormats }
+        let rates = holding.filter { $0.size == smallest && $0.pixelFormat == .bgra8 }.flatMap(\.frameRateRanges)
+        return standardFormats + PixelFormat.all.map { DeviceFormat(size: size, pixelFormat: $0, frameRateRanges: rates) }
+    }
+
     /// 1920x1080 bgra8 at up to 30 fps.
     public static let defaultFormat = DeviceFormat(
         size: PixelSize(width: 1920, height: 1080), pixelFormat: .bgra8,

@@ -7,26 +7,56 @@ import CameraSimulated
 /// gives its own defaults.
 struct CaptureFlags {
     let source: SourceSpec
-    /// bgra8 at `--width`×`--height`, with frame rates up to `--framerate` (at least 30).
-    let format: DeviceFormat
-    let frameRate: Double?
+    /// bgra8 at `--width`×`--height` and `--framerate` (default 30 fps).
+    let request: FormatRequest
     let seed: UInt64
     let realtime: Bool
 
     /// Takes the flags out of `arguments`.
-    init(_ arguments: inout ArgumentList, size: PixelSize, frameRate defaultFrameRate: Double? = nil, realtime defaultRealtime: Bool) throws(CLIError) {
+    init(_ arguments: inout ArgumentList, size: PixelSize, realtime defaultRealtime: Bool) throws(CLIError) {
         source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? .defaultSpec
         let width = try arguments.positiveInt("width") ?? size.width
         let height = try arguments.positiveInt("height") ?? size.height
-        frameRate = try arguments.double("framerate") ?? defaultFrameRate
+        let frameRate = try arguments.option("framerate", expected: "a positive number of frames per second") { text in
+            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        } ?? 30
         seed = try arguments.seed()
         realtime = arguments.toggle("realtime") ?? defaultRealtime
-        format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
-                              frameRateRanges: [FrameRateRange(minimum: 1, maximum: max(frameRate ?? 30, 30))])
+        request = FormatRequest(size: PixelSize(width: width, height: height), frameRate: frameRate, pixelFormat: .bgra8)
     }
 
-    /// The camera the flags describe.
-    func openCamera() throws -> SimulatedCamera {
-        try source.openCamera(format: format, frameRate: frameRate, seed: seed, pacing: realtime ? .realtime : .virtual)
+    /// The camera the flags describe, set to the format that best meets the request. A frame rate
+    /// no format of the camera delivers is a usage error naming the camera's range.
+    func openCamera() throws -> OpenedCamera {
+        try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual)
+    }
+}
+
+/// A camera opened for a command, with the format chosen for it and why, when that is not the
+/// one asked for.
+struct OpenedCamera {
+    let device: any CaptureDevice
+    let format: FormatChoice
+
+    /// Picks the format for `request` among `formats`, checking the frame rate against what the
+    /// camera can deliver at all.
+    static func choose(_ request: FormatRequest, among formats: [DeviceFormat]) throws -> FormatChoice {
+        if let rate = request.frameRate, let span = FormatSelection.frameRateSpan(of: formats) {
+            do {
+                _ = try ValueOutOfRangeError.check(rate, in: span, setting: "--framerate", unit: "fps")
+            } catch {
+                throw CLIError.usage("\(error)")
+            }
+        }
+        do {
+            return try FormatSelection.best(for: request, in: formats)
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+    }
+
+    /// The note a command prints when the format is not the one asked for.
+    var fallbackNote: String? {
+        format.fallbackReason.map { "camerasun: note: \($0)" }
     }
 }

@@ -11,16 +11,22 @@ struct ExposureChoice {
     let gain: Double
     let digitalGain: Double
 
-    static func resolve(shutter: MediaTime?, gain: Double?, bias: Double, camera: SimulatedCamera) throws -> ExposureChoice {
+    /// Without `--shutter` the exposure comes from the scene's ground truth, which only a
+    /// simulated camera knows.
+    static func resolve(shutter: MediaTime?, gain: Double?, bias: Double, camera: any CaptureDevice) throws -> ExposureChoice {
         let caps = camera.capabilities
         if let gain { _ = try ValueOutOfRangeError.check(gain, in: caps.analogueGain, setting: "--gain") }
         if let shutter {
             _ = try ValueOutOfRangeError.check(shutter.seconds, in: caps.exposureDuration, setting: "--shutter", unit: "s")
             return ExposureChoice(duration: shutter, gain: gain ?? 1, digitalGain: 1)
         }
+        guard let simulated = camera as? SimulatedCamera else {
+            throw CLIError.usage("\(camera.localizedName) cannot work out an exposure for --gain alone — give --shutter as well")
+        }
         var program = camera.exposureProgram
         if let gain { program.analogueGainRange = gain...gain }
-        let settings = program.split(camera.scene.referenceExposure(viewSize: camera.activeFormat.size, sensor: camera.sensor, bias: bias))
+        let reference = simulated.scene.referenceExposure(viewSize: camera.activeFormat.size, sensor: simulated.sensor, bias: bias)
+        let settings = program.split(reference)
         return ExposureChoice(duration: MediaTime(seconds: settings.duration, preferredTimescale: 1_000_000),
                               gain: settings.analogueGain, digitalGain: settings.digitalGain)
     }
@@ -34,7 +40,7 @@ struct ExposureChoice {
     }
 }
 
-extension SimulatedCamera {
+extension CaptureDevice {
     /// The camera's exposure program: durations up to one frame, then analogue, then digital gain.
     var exposureProgram: ExposureProgram {
         ExposureProgram(durationRange: capabilities.exposureDuration.lowerBound...min(1 / settings.frameRate, capabilities.exposureDuration.upperBound),

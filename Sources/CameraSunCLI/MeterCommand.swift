@@ -48,7 +48,9 @@ enum MeterCommand {
         let language = try arguments.option("lang", expected: "en or zh", AdviceLanguage.init(rawValue:)) ?? .english
         try arguments.finish()
 
-        let camera = try capture.openCamera()
+        let opened = try capture.openCamera()
+        let camera = opened.device
+        if let note = opened.fallbackNote { terminal.error(note) }
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
         // The session's exposure engine drives the camera unless the user fixes the exposure.
         let fixed = shutter == nil && gain == nil ? nil : try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)
@@ -67,7 +69,7 @@ enum MeterCommand {
         }
 
         let live = !json && terminal.stdoutIsTTY
-        if live { terminal.print("\(camera.localizedName), \(capture.format.size) @ \(camera.settings.frameRate) fps — Ctrl-C to stop") }
+        if live { terminal.print("\(camera.localizedName), \(camera.activeFormat.size) @ \(String(format: "%g", camera.settings.frameRate)) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
         try await session.start()
         let events = Task { await reportInterruptions(session.events(), terminal: terminal) }
@@ -86,7 +88,7 @@ enum MeterCommand {
         if live { terminal.print(interrupted ? "\nstopped" : "") }
         let seen = delivery.value
         if capture.realtime, let shortfall = FrameRateShortfall(frames: seen.frames, seconds: seen.seconds, dropped: output.statistics.totalDropped,
-                                                                requested: camera.settings.frameRate, size: capture.format.size) {
+                                                                requested: camera.settings.frameRate, size: camera.activeFormat.size) {
             terminal.error("camerasun: warning: \(shortfall)")
         }
     }

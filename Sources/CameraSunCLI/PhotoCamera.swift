@@ -31,7 +31,7 @@ struct PhotoCamera: Sendable {
         let settled: Bool
     }
 
-    let camera: SimulatedCamera
+    let camera: any CaptureDevice
     let settings: Settings
     let session: CaptureSession
     let photos: PhotoOutput
@@ -40,7 +40,7 @@ struct PhotoCamera: Sendable {
     /// Configures `camera` with `settings` and starts a session feeding a photo output (EXIF Model:
     /// the camera's name) and a frame output. A fixed shutter longer than a frame lowers the frame
     /// rate to fit it (otherwise the frame rate would win and shorten the shutter).
-    static func start(_ camera: SimulatedCamera, settings: Settings) async throws -> PhotoCamera {
+    static func start(_ camera: any CaptureDevice, settings: Settings) async throws -> PhotoCamera {
         try camera.configure { device in
             device.exposureMode = settings.exposureMode
             device.exposureBias = settings.bias

@@ -42,16 +42,18 @@ enum PhotoCommand {
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         let options = try PhotoOptions(parsing: arguments)
-        let camera = try options.capture.openCamera()
+        let opened = try options.capture.openCamera()
+        let camera = opened.device
+        if let note = opened.fallbackNote { terminal.error(note) }
         let settings = try options.cameraSettings(within: camera.capabilities)
         let library = try LibraryCommand.open(options.libraryDirectory)
-        try checkCapacity(of: library, for: options)
+        try checkCapacity(of: library, for: options, size: camera.activeFormat.size)
 
         let running = try await PhotoCamera.start(camera, settings: settings)
         let outcomes: [PhotoSaver.Outcome]
         do {
             let wait = try await running.waitForExposure(frames: exposureFrames, within: exposureWait)
-            report(wait, camera: camera.localizedName, options: options, terminal: terminal)
+            report(wait, camera: camera, options: options, terminal: terminal)
             let saver = PhotoSaver(photos: running.photos, library: library)
             outcomes = await saver.takeBurst(count: options.count, window: burstWindow, settings: options.photoSettings) { index, outcome in
                 report(outcome, number: index + 1, of: options.count, in: library, json: options.json, terminal: terminal)
@@ -66,19 +68,19 @@ enum PhotoCommand {
 
     /// Fails before the camera starts when the library's volume cannot take the whole burst at
     /// `PhotoOptions.estimatedBytesPerPixel`, so a full or read-only disk never leaves half a burst.
-    private static func checkCapacity(of library: PhotoLibrary, for options: PhotoOptions) throws(CLIError) {
-        let pixels = Double(options.capture.format.size.width * options.capture.format.size.height)
+    private static func checkCapacity(of library: PhotoLibrary, for options: PhotoOptions, size: PixelSize) throws(CLIError) {
+        let pixels = Double(size.pixelCount)
         let perPhoto = Int((pixels * PhotoOptions.estimatedBytesPerPixel(quality: options.quality)).rounded(.up))
         do {
             try library.checkCapacity(forBytes: perPhoto * options.count)
         } catch {
-            throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(options.capture.format.size) "
+            throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(size) "
                 + "(about \(perPhoto) bytes each): \(error)")
         }
     }
 
     /// The exposure the photos start from (not with `--json`); a warning on stderr when it never settled.
-    private static func report(_ wait: PhotoCamera.ExposureWait, camera: String, options: PhotoOptions, terminal: Terminal) {
+    private static func report(_ wait: PhotoCamera.ExposureWait, camera: any CaptureDevice, options: PhotoOptions, terminal: Terminal) {
         let metadata = wait.frame.metadata
         if !wait.settled {
             terminal.error("camerasun: warning: the exposure had not settled after \(exposureFrames) frames "
@@ -86,7 +88,7 @@ enum PhotoCommand {
                 + "--shutter S --gain G fixes the exposure")
         }
         guard !options.json else { return }
-        terminal.print("\(camera), \(options.capture.format.size): exposure \(wait.frame.threeA.exposureState.rawValue) at "
+        terminal.print("\(camera.localizedName), \(camera.activeFormat.size): exposure \(wait.frame.threeA.exposureState.rawValue) at "
             + "\(ShutterSpeed.describe(metadata.exposureDuration)), ISO \(metadata.isoSpeedRating), "
             + "EV \(String(format: "%+.1f", metadata.exposureBias)), \(wait.frame.threeA.meteringMode.commandLineName) metering")
     }

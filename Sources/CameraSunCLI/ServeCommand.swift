@@ -13,13 +13,15 @@ enum ServeCommand {
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
-        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), frameRate: 30, realtime: true)
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         let address = try listenAddress(try arguments.option("listen") ?? "127.0.0.1:8080")
         let token = try arguments.option("token").map { (text: String) throws(CLIError) in try accessToken(text) }
         let libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
         try arguments.finish()
 
-        let camera = try capture.openCamera()
+        let opened = try capture.openCamera()
+        let camera = opened.device
+        if let note = opened.fallbackNote { terminal.error(note) }
         let library = try LibraryCommand.open(libraryDirectory)
         let viewfinder: CameraViewfinder
         do {

@@ -30,12 +30,14 @@ enum SourceSpec: Equatable {
         }
     }
 
-    /// Opens the camera this source names.
-    func openCamera(format: DeviceFormat, frameRate: Double?, seed: UInt64, pacing: SimulatedCamera.Pacing) throws -> SimulatedCamera {
+    /// Opens the camera this source names, in the format that best meets `request`.
+    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing) throws -> OpenedCamera {
         switch self {
         case .simulated(let sceneSpec):
-            return try SimulatedCamera(scene: SourceSpec.scene(sceneSpec), format: format, frameRate: frameRate,
-                                       seed: seed, pacing: pacing)
+            let scene = try SourceSpec.scene(sceneSpec)
+            let choice = try OpenedCamera.choose(request, among: SimulatedCamera.formats(offering: request.size))
+            let camera = try SimulatedCamera(scene: scene, format: choice.format, frameRate: choice.frameRate, seed: seed, pacing: pacing)
+            return OpenedCamera(device: camera, format: choice)
         case .v4l2(let path):
             throw CLIError.runtime("cannot open v4l2:\(path): this build has no V4L2 back-end yet — use --source sim:SCENE")
         case .file(let path):

@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCore
 import CameraSimulated
 @testable import CameraSunCLI
@@ -93,9 +94,8 @@ struct SourceSpecTests {
         (.file("clip.mp4"), "file:clip.mp4"),
     ])
     func unsupportedSources(source: SourceSpec, named: String) {
-        let format = SimulatedCamera.defaultFormat
         let error = cliError {
-            _ = try source.openCamera(format: format, frameRate: nil, seed: 1, pacing: .virtual)
+            _ = try source.openCamera(request: FormatRequest(), seed: 1, pacing: .virtual)
         }
         #expect(error?.kind == .runtime)
         #expect(error?.message.hasPrefix("cannot open \(named): ") == true)
