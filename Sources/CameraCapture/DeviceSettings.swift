@@ -19,8 +19,9 @@ public struct DeviceSettings: Sendable, Equatable {
     public var exposurePoint: NormalizedPoint?
     /// How auto-exposure meters: sun-aware (the default) or a classic average, centre, spot or matrix.
     public var meteringMode = MeteringMode.sunAware
-    /// Anti-flicker: exposure times become whole multiples of the mains half-period.
-    public var flicker = FlickerMode.off
+    /// Anti-flicker: exposure times become whole multiples of the mains half-period; on auto (the
+    /// default) once mains flicker is seen in the frames.
+    public var flicker = FlickerMode.auto
     public var focusMode = FocusMode.continuous
     /// The normalised device point focus is measured around.
     public var focusPoint = NormalizedPoint.center

@@ -72,11 +72,12 @@ public struct WhiteBalanceGains: Sendable, Hashable, Codable {
 }
 
 /// Anti-flicker setting: mains-powered lights pulse at twice the mains frequency, so exposures
-/// should be whole multiples of that period.
+/// should be whole multiples of that period. The raw values are the names `--flicker` and
+/// `/api/flicker` take.
 public enum FlickerMode: String, Sendable, Hashable, CaseIterable {
     case off
-    case hz50 = "50hz"
-    case hz60 = "60hz"
+    case hz50 = "50"
+    case hz60 = "60"
     /// Detect the mains frequency from the image.
     case auto
 

@@ -119,7 +119,8 @@ public struct AutoExposure: Sendable {
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
         let currentBias = bias.advance(by: frameInterval)
         lastTotal = metadata.totalExposure
-        detectedFlicker = flickerDetector.update(rowMeans: statistics.rowMeans, rowReadoutTime: metadata.rowReadoutTime)
+        detectedFlicker = flickerDetector.update(rowMeans: statistics.rowMeans, metadata: metadata,
+                                                 frameInterval: frameInterval)
         if flicker == .auto, program.flickerPeriod == nil, let frequency = detectedFlicker {
             program.flickerPeriod = 1 / frequency
         }

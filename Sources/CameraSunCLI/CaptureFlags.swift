@@ -3,14 +3,15 @@ import CameraCore
 import CameraSimulated
 
 /// The capture flags `meter`, `photo` and `serve` share (CLI.md, "Common capture flags"): the
-/// source, the format asked for, the simulated camera's noise seed and its pacing. Each command
-/// gives its own defaults.
+/// source, the format asked for, the simulated camera's noise seed and its pacing, and the camera
+/// settings of `SettingsFlags`. Each command gives its own size and pacing.
 struct CaptureFlags {
     let source: SourceSpec
     /// bgra8 at `--width`×`--height` and `--framerate` (default 30 fps).
     let request: FormatRequest
     let seed: UInt64
     let realtime: Bool
+    let settings: SettingsFlags
 
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList, size: PixelSize, realtime defaultRealtime: Bool) throws(CLIError) {
@@ -22,13 +23,17 @@ struct CaptureFlags {
         } ?? 30
         seed = try arguments.seed()
         realtime = arguments.toggle("realtime") ?? defaultRealtime
+        settings = try SettingsFlags(&arguments)
         request = FormatRequest(size: PixelSize(width: width, height: height), frameRate: frameRate, pixelFormat: .bgra8)
     }
 
-    /// The camera the flags describe, set to the format that best meets the request. A frame rate
-    /// no format of the camera delivers is a usage error naming the camera's range.
+    /// The camera the flags describe, set to the format that best meets the request and to the
+    /// settings flags. A frame rate no format of the camera delivers is a usage error naming the
+    /// camera's range.
     func openCamera() throws -> OpenedCamera {
-        try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual)
+        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual)
+        try settings.apply(to: opened.device)
+        return opened
     }
 }
 

@@ -61,15 +61,15 @@ struct SessionClosedLoopTests {
         #expect(abs(biased[59] - exposure[59] - 1) < 0.05)
     }
 
-    @Test("Mains flicker comes with the 3A status: seen with anti-flicker off, gone once auto makes exposures whole periods")
+    @Test("Mains flicker comes with the 3A status: seen with anti-flicker off, gone once auto (the default) makes exposures whole periods")
     func flickerInStatus() async throws {
         let size = PixelSize(width: 96, height: 120)
-        let off = try await Self.run(.flickerOffice, frames: 30, size: size)
+        let off = try await Self.run(.flickerOffice, frames: 30, size: size) { $0.flicker = .off }
         let seenOff = off.filter { $0.threeA.flicker == 100 }.count
         #expect(seenOff >= 27, "100 Hz seen in \(seenOff) of 30 frames with anti-flicker off")
         #expect(off.allSatisfy { $0.threeA.flicker == nil || $0.threeA.flicker == 100 })
 
-        let auto = try await Self.run(.flickerOffice, frames: 45, size: size) { $0.flicker = .auto }
+        let auto = try await Self.run(.flickerOffice, frames: 45, size: size)
         let first = try #require(auto.firstIndex { $0.threeA.flicker == 100 }, "auto sees the flicker")
         #expect(first <= 2)
         let safe = auto[35...].allSatisfy { frame in
