@@ -1,11 +1,12 @@
 import CameraCore
 import Foundation
+import HTTPServer
 import Testing
 @testable import Viewfinder
 
 @Suite struct ControlCommandTests {
     func decode<T: Decodable>(_ json: String, as type: T.Type = T.self) throws(HTTPError) -> T {
-        try HTTPRequest(method: "POST", path: "/api/x", body: Data(json.utf8)).decodeJSON()
+        try HTTPRequest(method: .post, path: "/api/x", body: Data(json.utf8)).decodeJSON()
     }
 
     func message<T: Decodable>(_ json: String, as type: T.Type) -> String? {

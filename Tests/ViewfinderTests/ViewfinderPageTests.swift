@@ -75,14 +75,3 @@ import Testing
         try text.matches(of: Regex(pattern)).compactMap { match in match.output[1].substring.map(String.init) }
     }
 }
-
-extension ServerTests.HTTP {
-    @Test func servesTheViewfinderPageAtRoot() async throws {
-        let test = try TestServer(page: ViewfinderPage.data)
-        let response = try await test.connect().request("GET", "/?lang=zh", headers: ["Host": test.host])
-        #expect(response.status == 200)
-        #expect(response.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(response.text == ViewfinderPage.html)
-        #expect(response.text.contains("亮度分析"))
-    }
-}

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import Foundation
+import HTTPServer
 import PhotoLibrary
 
 /// A camera served to browsers: a `CaptureSession` with a preview and a photo output, the preview

@@ -1,6 +1,7 @@
+import CameraTestSupport
 import Foundation
 import Testing
-@testable import Viewfinder
+@testable import HTTPServer
 
 extension ServerTests {
     @Suite struct HTTP {
@@ -11,7 +12,7 @@ extension ServerTests {
             let response = try await test.connect().request("GET", "/", headers: ["Host": test.host])
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "text/html; charset=utf-8")
-            #expect(response.body == TestServer.page)
+            #expect(response.body == TestApp.page)
         }
 
         @Test func keepsTheConnectionAliveBetweenRequests() async throws {
@@ -25,32 +26,9 @@ extension ServerTests {
             #expect(second.status == 200)
             #expect(second.text == #"{"aeState":"converged","evBias":0.5}"#)
             let third = try await connection.request("GET", "/snapshot", headers: ["Host": test.host])
-            #expect(third.body == SyntheticJPEG.make())
+            #expect(third.body == TestApp.snapshot)
             #expect(test.server.connectionCount == 1)
-            #expect(test.backend.commands == ["exposure bias(0.5)"])
-        }
-
-        @Test func routesEveryControlToTheBackend() async throws {
-            let test = try TestServer()
-            let connection = try test.connect()
-            let calls: [(String, String, String)] = [
-                ("/api/meter", #"{"point":{"x":0.1,"y":0.9}}"#, #"{"point":{"x":0.25,"y":0.75}}"#),
-                ("/api/lock", #"{"ae":true}"#, #"{"aeState":"converged","evBias":0}"#),
-                ("/api/zoom", #"{"factor":2}"#, #"{"aeState":"converged","evBias":0}"#),
-                ("/api/metering", #"{"mode":"spot"}"#, #"{"aeState":"converged","evBias":0}"#),
-                ("/api/photo", "", #"{"id":"1"}"#),
-                ("/api/photo", #"{"flash":"auto"}"#, #"{"id":"1"}"#),
-            ]
-            for (path, body, answer) in calls {
-                let response = try await connection.request("POST", path, headers: ["Host": test.host], body: Data(body.utf8))
-                #expect(response.status == 200, "\(path): \(response.text)")
-                #expect(response.text == answer)
-                #expect(response.headers["content-type"] == "application/json")
-            }
-            #expect(test.backend.commands == [
-                "meter devicePoint(CameraCore.NormalizedPoint(x: 0.1, y: 0.9))", "lock LockCommand(ae: Optional(true), af: nil, awb: nil)",
-                "zoom factor(2.0)", "metering spot", "photo flash off", "photo flash auto",
-            ])
+            #expect(test.app.commands == ["exposure bias(0.5)"])
         }
 
         /// Each bad request gets its status and a JSON error; the next request on a new connection works.
@@ -119,7 +97,7 @@ extension ServerTests {
                 "POST", "/api/exposure", headers: ["Host": test.host, "Authorization": "Bearer \(token.value)"], body: body)
             #expect(right.status == 200)
             #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 200)
-            #expect(test.backend.commands == ["exposure bias(1.0)"])
+            #expect(test.app.commands == ["exposure bias(1.0)"])
         }
 
         @Test func thePageSetsTheTokenCookieThatTheAPIAccepts() async throws {
@@ -132,10 +110,10 @@ extension ServerTests {
             let cookiePair = String(cookie.prefix { $0 != ";" })
             let control = try await test.connect().request(
                 "POST", "/api/exposure", headers: ["Host": test.host, "Cookie": cookiePair, "Origin": "http://\(test.host)"],
-                body: Data(#"{"reset":true}"#.utf8))
+                body: Data(#"{"bias":0}"#.utf8))
             #expect(control.status == 200)
             let wrongCookie = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Cookie": "camerasun_token=0000"], body: Data(#"{"reset":true}"#.utf8))
+                "POST", "/api/exposure", headers: ["Host": test.host, "Cookie": "camerasun_token=0000"], body: Data(#"{"bias":0}"#.utf8))
             #expect(wrongCookie.status == 403)
             #expect(try await test.connect().request("GET", "/?token=0000", headers: ["Host": test.host]).status == 403)
         }
@@ -147,7 +125,7 @@ extension ServerTests {
                 "POST", "/api/exposure", headers: ["Host": test.host].merging(headers) { $1 }, body: Data(#"{"bias":2}"#.utf8))
             #expect(response.status == 403)
             #expect(response.errorMessage?.isEmpty == false)
-            #expect(test.backend.commands.isEmpty)
+            #expect(test.app.commands.isEmpty)
             let sameOrigin = try await test.connect().request(
                 "POST", "/api/exposure", headers: ["Host": test.host, "Origin": "http://\(test.host)", "Sec-Fetch-Site": "same-origin"],
                 body: Data(#"{"bias":2}"#.utf8))
@@ -168,13 +146,13 @@ extension ServerTests {
 
         @Test(arguments: ["8080", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000", ":8080", "[::1]8080"])
         func refusesMalformedListenAddresses(text: String) {
-            #expect(throws: ViewfinderError.self) { try ListenAddress(parsing: text) }
+            #expect(throws: HTTPServerError.self) { try ListenAddress(parsing: text) }
         }
 
         @Test func refusesAnAddressInUseNamingIt() async throws {
             let test = try TestServer()
             let address = try ListenAddress(host: "127.0.0.1", port: test.port)
-            let error = #expect(throws: ViewfinderError.self) {
+            let error = #expect(throws: HTTPServerError.self) {
                 try HTTPServer(configuration: .init(address: address), policy: AccessPolicy(token: nil), router: Router())
             }
             #expect(error?.message == "cannot listen on 127.0.0.1:\(test.port): Address already in use — choose another port (0 picks a free one) or address")

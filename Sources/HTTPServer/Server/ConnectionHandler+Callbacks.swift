@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// The C functions libmicrohttpd calls. Each finds its Swift object through the context pointer:
 /// the `ConnectionHandler` (kept alive by the server until the daemon has stopped), the request's
@@ -19,7 +19,8 @@ extension ConnectionHandler {
         else { return .NO }
         let handler = Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(contextPointer).takeUnretainedValue()
-        return handler.handle(connection, context, method: String(cString: method), upload: upload, uploadSize: uploadSize)
+        return handler.handle(
+            connection, context, method: HTTPMethod(rawValue: String(cString: method)), upload: upload, uploadSize: uploadSize)
     }
 
     /// Called when a request ends, answered or not (the client went away): frees its context.
@@ -46,13 +47,10 @@ extension ConnectionHandler {
         Unmanaged<ResponseStream>.fromOpaque(streamPointer).takeRetainedValue().close()
     }
 
-    /// Adds one header or cookie to the `[String: String]` that `context` points to.
+    /// Adds one header or cookie to the `HTTPHeaders` that `context` points to.
     static let collectValue: MHD_KeyValueIterator = { context, _, key, value in
         guard let context, let key else { return .YES }
-        let values = context.assumingMemoryBound(to: [String: String].self)
-        let name = String(cString: key)
-        let text = value.map { String(cString: $0) } ?? ""
-        values.pointee[name] = values.pointee[name].map { "\($0), \(text)" } ?? text
+        context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
         return .YES
     }
 }

@@ -1,14 +1,15 @@
 import Testing
-@testable import Viewfinder
+@testable import HTTPServer
 
 @Suite struct AccessPolicyTests {
     let token = try! AccessToken("0123456789abcdef0123456789abcdef")
 
     func request(
-        _ path: String, method: String = "GET", query: [String: String] = [:], headers: [String: String] = [:],
+        _ path: String, method: HTTPMethod = .get, query: [String: String] = [:], headers: [String: String] = [:],
         cookies: [String: String] = [:]
     ) -> HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, headers: ["Host": "127.0.0.1:8080"].merging(headers) { $1 }, cookies: cookies)
+        let fields = ["Host": "127.0.0.1:8080"].merging(headers) { $1 }.map { (name: $0.key, value: $0.value) }
+        return HTTPRequest(method: method, path: path, query: query, headers: HTTPHeaders(fields), cookies: cookies)
     }
 
     func status(_ policy: AccessPolicy, _ request: HTTPRequest) -> Int {
@@ -40,7 +41,7 @@ import Testing
 
     @Test(arguments: ["short", "has space inside", "semi;colon0", "quote\"quote", String(repeating: "a", count: 257)])
     func refusesTokensThatCannotTravelInACookie(value: String) {
-        #expect(throws: ViewfinderError.self) { try AccessToken(value) }
+        #expect(throws: HTTPServerError.self) { try AccessToken(value) }
     }
 
     @Test func tokenIsGeneratedOnlyForNonLoopbackAddresses() throws {
@@ -84,7 +85,7 @@ import Testing
     ])
     func crossSitePostsAreRefused(headers: [String: String], expected: Int) {
         let policy = AccessPolicy(token: token)
-        let post = request("/api/exposure", method: "POST", headers: headers.merging(["Authorization": "Bearer \(token.value)"]) { $1 })
+        let post = request("/api/exposure", method: .post, headers: headers.merging(["Authorization": "Bearer \(token.value)"]) { $1 })
         #expect(status(policy, post) == expected)
         #expect(status(policy, request("/state", headers: headers)) == 200)
     }

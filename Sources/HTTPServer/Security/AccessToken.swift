@@ -5,12 +5,12 @@ public struct AccessToken: Equatable, Sendable, CustomStringConvertible {
 
     /// A token given by the user (e.g. `--token`). It must be 8 to 256 characters that can travel in
     /// a header and a cookie: printable ASCII without spaces, quotes, commas, semicolons or backslashes.
-    public init(_ value: String) throws(ViewfinderError) {
+    public init(_ value: String) throws(HTTPServerError) {
         guard (8...256).contains(value.utf8.count) else {
-            throw ViewfinderError("token of \(value.utf8.count) characters is too \(value.utf8.count < 8 ? "short" : "long") — use 8 to 256 characters, or omit it to have one generated")
+            throw HTTPServerError("token of \(value.utf8.count) characters is too \(value.utf8.count < 8 ? "short" : "long") — use 8 to 256 characters, or omit it to have one generated")
         }
         if let bad = value.unicodeScalars.first(where: { !Self.isAllowed($0) }) {
-            throw ViewfinderError("token contains \"\(bad.escaped(asASCII: true))\" — use printable ASCII without spaces, quotes, commas, semicolons or backslashes")
+            throw HTTPServerError("token contains \"\(bad.escaped(asASCII: true))\" — use printable ASCII without spaces, quotes, commas, semicolons or backslashes")
         }
         self.value = value
     }

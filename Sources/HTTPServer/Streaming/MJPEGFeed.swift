@@ -1,9 +1,9 @@
 import Foundation
 
-/// The live preview as MJPEG: the camera side publishes JPEG frames, every `/stream` client
-/// receives them as parts of a `multipart/x-mixed-replace` body. Each frame is framed once and
-/// shared by all clients; a slow client skips to the newest frame instead of queueing old ones.
-public final class PreviewFeed: Sendable {
+/// A live JPEG feed as MJPEG: the producer publishes JPEG frames, every client receives them as
+/// parts of a `multipart/x-mixed-replace` body. Each frame is framed once and shared by all
+/// clients; a slow client skips to the newest frame instead of queueing old ones.
+public final class MJPEGFeed: Sendable {
     /// The multipart boundary between frames.
     public let boundary: String
     private let hub = StreamHub()

@@ -1,6 +1,7 @@
+import CameraTestSupport
 import Foundation
 import Testing
-@testable import Viewfinder
+@testable import HTTPServer
 
 extension ServerTests {
     @Suite struct Streaming {
@@ -13,19 +14,19 @@ extension ServerTests {
 
         /// Opens `/stream` and reads whole parts until the server ends the stream.
         static func receiveParts(port: UInt16, host: String, boundary: String) throws -> Reception {
-            let connection = try RawConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send("GET /stream HTTP/1.1\r\nHost: \(host)\r\n\r\n")
             let (status, headers) = try connection.readHead()
-            guard status == 200 else { throw RawConnection.Failure(description: "/stream answered \(status)") }
+            guard status == 200 else { throw RawHTTPConnection.Failure("/stream answered \(status)") }
             var reception = Reception(contentType: headers["content-type"] ?? "")
             while let line = try? connection.readLine() {
-                guard line == "--\(boundary)" else { throw RawConnection.Failure(description: "expected the boundary, got \"\(line)\"") }
+                guard line == "--\(boundary)" else { throw RawHTTPConnection.Failure("expected the boundary, got \"\(line)\"") }
                 var length = 0
                 while case let header = try connection.readLine(), !header.isEmpty {
                     if header.lowercased().hasPrefix("content-length:") { length = Int(header.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0 }
                 }
                 let part = try connection.read(count: length)
-                guard try connection.readLine().isEmpty else { throw RawConnection.Failure(description: "part not followed by CRLF") }
+                guard try connection.readLine().isEmpty else { throw RawHTTPConnection.Failure("part not followed by CRLF") }
                 if reception.parts == 0 { reception.firstPart = part }
                 reception.parts += 1
             }
@@ -34,7 +35,7 @@ extension ServerTests {
 
         /// Publishes `count` frames at `rate` per second, paced by absolute deadlines; returns the
         /// seconds it took.
-        static func publish(_ jpeg: Data, count: Int, rate: Double, to feed: PreviewFeed) -> Double {
+        static func publish(_ jpeg: Data, count: Int, rate: Double, to feed: MJPEGFeed) -> Double {
             let start = Date()
             for index in 0..<count {
                 let deadline = start.addingTimeInterval(Double(index) / rate)
@@ -53,13 +54,13 @@ extension ServerTests {
 
         /// POSTs a control every `interval` on one keep-alive connection; returns each round trip in seconds.
         static func probeAPI(port: UInt16, host: String, count: Int, interval: Double) throws -> [Double] {
-            let connection = try RawConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             var latencies: [Double] = []
             for _ in 0..<count {
                 let start = Date()
                 let response = try connection.request("POST", "/api/exposure", headers: ["Host": host], body: Data(#"{"bias":0.3}"#.utf8))
                 latencies.append(Date().timeIntervalSince(start))
-                guard response.status == 200 else { throw RawConnection.Failure(description: "/api/exposure answered \(response.status)") }
+                guard response.status == 200 else { throw RawHTTPConnection.Failure("/api/exposure answered \(response.status)") }
                 Thread.sleep(forTimeInterval: interval)
             }
             return latencies
@@ -68,7 +69,7 @@ extension ServerTests {
         @Test func twentyClientsGetTheFeedRateWhileTheAPIAnswers() async throws {
             let test = try TestServer()
             let (port, host, boundary, preview) = (test.port, test.host, test.preview.boundary, test.preview)
-            let jpeg = SyntheticJPEG.make(paddedTo: 80_000)
+            let jpeg = Data(repeating: 0x4A, count: 80_000)
 
             let stalled = try test.connect()
             try stalled.send("GET /stream HTTP/1.1\r\nHost: \(host)\r\n\r\n")
@@ -106,8 +107,8 @@ extension ServerTests {
             let test = try TestServer(photoDuration: .milliseconds(300))
             let (port, host) = (test.port, test.host)
             let start = ContinuousClock.now
-            async let first = onThread { try RawConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
-            async let second = onThread { try RawConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            async let first = onThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            async let second = onThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
             try await Task.sleep(for: .milliseconds(50))
             let stateStart = ContinuousClock.now
             let state = try await test.connect().request("GET", "/state", headers: ["Host": host])
@@ -122,7 +123,7 @@ extension ServerTests {
 
         @Test func clientsThatGoAwayFreeTheirStreams() async throws {
             let test = try TestServer()
-            var connections: [RawConnection] = []
+            var connections: [RawHTTPConnection] = []
             for path in ["/stream", "/stream", "/stream", "/events", "/events"] {
                 let connection = try test.connect()
                 try connection.send("GET \(path) HTTP/1.1\r\nHost: \(test.host)\r\n\r\n")
@@ -132,7 +133,7 @@ extension ServerTests {
             #expect(try await eventually { test.preview.clientCount == 3 && test.events.clientCount == 2 })
             #expect(test.server.connectionCount == 5)
             for connection in connections { connection.close() }
-            let jpeg = SyntheticJPEG.make()
+            let jpeg = TestApp.snapshot
             let freed = try await eventually {
                 test.preview.publish(jpeg: jpeg)
                 test.events.publish(Data("{}".utf8))
@@ -162,7 +163,7 @@ extension ServerTests {
 
         @Test func stopEndsOpenStreamsPromptly() async throws {
             let test = try TestServer()
-            var streams: [RawConnection] = []
+            var streams: [RawHTTPConnection] = []
             for path in ["/stream", "/stream", "/stream", "/events"] {
                 let connection = try test.connect()
                 try connection.send("GET \(path) HTTP/1.1\r\nHost: \(test.host)\r\n\r\n")
@@ -184,7 +185,7 @@ extension ServerTests {
             }
             #expect(test.preview.clientCount == 0)
             #expect(test.server.connectionCount == 0)
-            #expect(throws: RawConnection.Failure.self) { try test.connect() }
+            #expect(throws: RawHTTPConnection.Failure.self) { try test.connect() }
         }
 
         @Test func connectionsOverTheLimitAreRefused() async throws {

@@ -8,7 +8,7 @@ public struct Router: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     private struct Route: Sendable {
-        let method: String
+        let method: HTTPMethod
         let segments: [Substring]
         let handler: Handler
 
@@ -31,15 +31,15 @@ public struct Router: Sendable {
 
     public init() {}
 
-    /// Adds `handler` for `method` (e.g. "GET") on `pattern` (e.g. "/library/:id").
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    /// Adds `handler` for `method` on `pattern` (e.g. "/library/:id").
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         routes.append(Route(method: method, segments: Self.segments(pattern), handler: handler))
     }
 
     /// The route's answer for `request`, or the 404/405 JSON error, or the error the handler threw.
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         let path = Self.segments(request.path)
-        var allowed: [String] = []
+        var allowed: [HTTPMethod] = []
         for route in routes {
             guard let parameters = route.parameters(matching: path) else { continue }
             guard route.method == request.method else {
@@ -59,7 +59,7 @@ public struct Router: Sendable {
         if allowed.isEmpty {
             return .error(.notFound("no route for \(request.path) — see the Viewfinder HTTP API for the routes"))
         }
-        let list = allowed.joined(separator: ", ")
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
         return .error(
             HTTPError(
                 .methodNotAllowed, "\(request.method) is not allowed on \(request.path) — use \(list)",

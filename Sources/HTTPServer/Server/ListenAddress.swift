@@ -10,7 +10,7 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
     private let storage: [UInt8]
 
     /// Resolves `host`; throws naming the host when it is not an address of this machine's resolver.
-    public init(host: String = "127.0.0.1", port: UInt16 = 8080) throws(ViewfinderError) {
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080) throws(HTTPServerError) {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -18,7 +18,7 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
         let status = getaddrinfo(host, String(port), &hints, &list)
         defer { if let list { freeaddrinfo(list) } }
         guard status == 0, let first = list, let address = first.pointee.ai_addr else {
-            throw ViewfinderError("cannot listen on \(host): \(String(cString: gai_strerror(status))) — give an IP address such as 127.0.0.1 or 0.0.0.0")
+            throw HTTPServerError("cannot listen on \(host): \(String(cString: gai_strerror(status))) — give an IP address such as 127.0.0.1 or 0.0.0.0")
         }
         self.host = host
         self.port = port
@@ -27,7 +27,7 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT` or `[IPv6]:PORT` (the `--listen` flag).
-    public init(parsing text: String) throws(ViewfinderError) {
+    public init(parsing text: String) throws(HTTPServerError) {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") {
@@ -37,10 +37,10 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         } else {
-            throw ViewfinderError("listen address \"\(text)\" is not HOST:PORT — e.g. 127.0.0.1:8080 or [::1]:8080")
+            throw HTTPServerError("listen address \"\(text)\" is not HOST:PORT — e.g. 127.0.0.1:8080 or [::1]:8080")
         }
         guard let port = UInt16(portText), !host.isEmpty else {
-            throw ViewfinderError("listen address \"\(text)\" is not HOST:PORT with a port 0…65535 — e.g. 127.0.0.1:8080")
+            throw HTTPServerError("listen address \"\(text)\" is not HOST:PORT with a port 0…65535 — e.g. 127.0.0.1:8080")
         }
         try self.init(host: String(host), port: port)
     }

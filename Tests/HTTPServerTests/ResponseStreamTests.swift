@@ -1,7 +1,8 @@
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
-@testable import Viewfinder
+@testable import HTTPServer
 
 @Suite struct ResponseStreamTests {
     @Test func aSlowClientKeepsOnlyTheNewestPart() {

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The exposure aids the server can draw into preview frames (`/stream?overlay=zebra,sun`), since
 /// only it has the pixels and the frame's analysis.
 public struct PreviewOverlays: OptionSet, Hashable, Sendable, CustomStringConvertible {

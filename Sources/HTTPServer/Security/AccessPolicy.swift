@@ -58,13 +58,13 @@ public struct AccessPolicy: Sendable {
 
     /// Headers for the answer to an admitted request: the token cookie when the request carried the
     /// right `?token=`.
-    public func responseHeaders(for request: HTTPRequest) -> [String: String] {
+    public func responseHeaders(for request: HTTPRequest) -> HTTPHeaders {
         guard let token, let given = request.query["token"], token.matches(given) else { return [:] }
         return ["Set-Cookie": "\(Self.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict"]
     }
 
     private func checkSameOrigin(_ request: HTTPRequest) throws(HTTPError) {
-        guard request.isStateChanging else { return }
+        guard request.method.isStateChanging else { return }
         if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
             throw .forbidden("cross-site \(request.method) refused (Sec-Fetch-Site: \(site)) — use the viewfinder page itself")
         }

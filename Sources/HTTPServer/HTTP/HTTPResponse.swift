@@ -10,10 +10,10 @@ public struct HTTPResponse: Sendable {
     }
 
     public var status: HTTPStatus
-    public var headers: [String: String]
+    public var headers: HTTPHeaders
     public var body: Body
 
-    public init(status: HTTPStatus = .ok, headers: [String: String] = [:], body: Body) {
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -47,7 +47,7 @@ public struct HTTPResponse: Sendable {
     public static func error(_ error: HTTPError) -> HTTPResponse {
         let body = (try? JSONEncoder().encode(["error": error.message])) ?? Data(#"{"error":"error"}"#.utf8)
         var response = json(body, status: error.status)
-        response.headers.merge(error.headers) { _, new in new }
+        response.headers.merge(error.headers)
         return response
     }
 }

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import CameraCore
 import Foundation
 
@@ -45,10 +45,10 @@ public final class HTTPServer: Sendable {
     private let daemon: Locked<OpaquePointer?>
 
     /// Starts listening at once; throws naming the address when it cannot (port in use, no permission).
-    public init(configuration: Configuration, policy: AccessPolicy, router: Router) throws(ViewfinderError) {
+    public init(configuration: Configuration, policy: AccessPolicy, router: Router) throws(HTTPServerError) {
         let address = configuration.address
         guard configuration.connectionLimit > 0, configuration.maxBodyBytes >= 0 else {
-            throw ViewfinderError("connection limit \(configuration.connectionLimit) and body limit \(configuration.maxBodyBytes) must be positive")
+            throw HTTPServerError("connection limit \(configuration.connectionLimit) and body limit \(configuration.maxBodyBytes) must be positive")
         }
         let handler = ConnectionHandler(policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes)
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
@@ -64,7 +64,7 @@ public final class HTTPServer: Sendable {
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
-            throw ViewfinderError("cannot listen on \(address): \(reason) — choose another port (0 picks a free one) or address")
+            throw HTTPServerError("cannot listen on \(address): \(reason) — choose another port (0 picks a free one) or address")
         }
         self.configuration = configuration
         self.policy = policy

@@ -1,5 +1,5 @@
 import Testing
-@testable import Viewfinder
+@testable import HTTPServer
 
 @Suite struct RequestTargetTests {
     @Test func decodesPathAndQuery() throws {

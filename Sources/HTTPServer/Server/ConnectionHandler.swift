@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import CameraCore
 import Foundation
 
@@ -25,7 +25,7 @@ final class ConnectionHandler: Sendable {
     /// Content-Length is over the limit); upload calls collect the body up to the limit; the final
     /// call answers (queueing on the first call would make libmicrohttpd close keep-alive connections).
     func handle(
-        _ connection: OpaquePointer, _ context: RequestContext, method: String,
+        _ connection: OpaquePointer, _ context: RequestContext, method: HTTPMethod,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         if context.responded {
@@ -59,10 +59,10 @@ final class ConnectionHandler: Sendable {
         let request: HTTPRequest
         do {
             let target = try RequestTarget(context.rawTarget)
+            let cookies = Self.values(of: connection, kind: .COOKIE_KIND).map { ($0.name, $0.value) }
             request = HTTPRequest(
-                method: method, path: target.path, query: target.query,
-                headers: Self.values(of: connection, kind: .HEADER_KIND),
-                cookies: Self.values(of: connection, kind: .COOKIE_KIND), body: context.body)
+                method: method, path: target.path, query: target.query, headers: Self.values(of: connection, kind: .HEADER_KIND),
+                cookies: Dictionary(cookies) { first, second in "\(first), \(second)" }, body: context.body)
         } catch {
             return queue(.error(error), on: connection, context: context)
         }
@@ -94,7 +94,7 @@ final class ConnectionHandler: Sendable {
         let router = router
         Task { slot.fill(await router.respond(to: request)) }
         var response = slot.wait()
-        response.headers.merge(policy.responseHeaders(for: request)) { _, policyValue in policyValue }
+        response.headers.merge(policy.responseHeaders(for: request))
         return response
     }
 
@@ -149,9 +149,9 @@ final class ConnectionHandler: Sendable {
         }
     }
 
-    /// The request's headers or cookies (`kind`); repeated ones are joined with ", ".
-    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
-        var values: [String: String] = [:]
+    /// The request's headers or cookies (`kind`), in the order they came.
+    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> HTTPHeaders {
+        var values = HTTPHeaders()
         withUnsafeMutablePointer(to: &values) { pointer in
             _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
         }

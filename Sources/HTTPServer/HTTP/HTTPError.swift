@@ -4,9 +4,9 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     public let status: HTTPStatus
     public let message: String
     /// Extra response headers (e.g. `Allow` for 405, `WWW-Authenticate` for 401).
-    public let headers: [String: String]
+    public let headers: HTTPHeaders
 
-    public init(_ status: HTTPStatus, _ message: String, headers: [String: String] = [:]) {
+    public init(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = [:]) {
         self.status = status
         self.message = message
         self.headers = headers
