@@ -22,7 +22,7 @@ extension ServerTests {
             #expect(first.status == 200)
             #expect(first.headers["connection"]?.lowercased() != "close")
             let second = try await connection.request(
-                "POST", "/api/exposure", headers: ["Host": test.host], body: Data(#"{"bias":0.5}"#.utf8))
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json"], body: Data(#"{"bias":0.5}"#.utf8))
             #expect(second.status == 200)
             #expect(second.text == #"{"aeState":"converged","evBias":0.5}"#)
             let third = try await connection.request("GET", "/snapshot", headers: ["Host": test.host])
@@ -41,7 +41,7 @@ extension ServerTests {
         func refusesBadRequestsAndKeepsServing(method: String, target: String, body: String, status: Int) async throws {
             let test = try TestServer()
             let connection = try test.connect()
-            let response = try await connection.request(method, target, headers: ["Host": test.host], body: body.isEmpty ? nil : Data(body.utf8))
+            let response = try await connection.request(method, target, headers: ["Content-Type": "application/json"], body: body.isEmpty ? nil : Data(body.utf8))
             #expect(response.status == status)
             #expect(response.headers["content-type"] == "application/json")
             #expect(response.errorMessage?.isEmpty == false)
@@ -78,25 +78,25 @@ extension ServerTests {
         @Test func acceptsABodyAtTheLimit() async throws {
             let test = try TestServer(maxBodyBytes: 1000)
             let body = #"{"bias":1}"# + String(repeating: " ", count: 990)
-            let response = try await test.connect().request("POST", "/api/exposure", headers: ["Host": test.host], body: Data(body.utf8))
+            let response = try await test.connect().request("POST", "/api/exposure", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
             #expect(response.status == 200)
         }
 
-        @Test func tokenGuardsTheAPI() async throws {
+        @Test func tokenGuardsTheAPIAndTheState() async throws {
             let token = AccessToken.generate()
             let test = try TestServer(token: token)
             let body = Data(#"{"bias":1}"#.utf8)
-            let missing = try await test.connect().request("POST", "/api/exposure", headers: ["Host": test.host], body: body)
+            let missing = try await test.connect().request("POST", "/api/exposure", headers: ["Content-Type": "application/json"], body: body)
             #expect(missing.status == 401)
             #expect(missing.headers["www-authenticate"] == "Bearer")
             #expect(missing.errorMessage?.contains("needs the token") == true)
             let wrong = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Authorization": "Bearer 0000"], body: body)
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json", "Authorization": "Bearer 0000"], body: body)
             #expect(wrong.status == 403)
             let right = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Authorization": "Bearer \(token.value)"], body: body)
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token.value)"], body: body)
             #expect(right.status == 200)
-            #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 200)
+            #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 401)
             #expect(test.app.commands == ["exposure bias(1.0)"])
         }
 
@@ -109,11 +109,11 @@ extension ServerTests {
             #expect(cookie == "camerasun_token=\(token.value); Path=/; HttpOnly; SameSite=Strict")
             let cookiePair = String(cookie.prefix { $0 != ";" })
             let control = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Cookie": cookiePair, "Origin": "http://\(test.host)"],
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json", "Cookie": cookiePair, "Origin": "http://\(test.host)"],
                 body: Data(#"{"bias":0}"#.utf8))
             #expect(control.status == 200)
             let wrongCookie = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Cookie": "camerasun_token=0000"], body: Data(#"{"bias":0}"#.utf8))
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json", "Cookie": "camerasun_token=0000"], body: Data(#"{"bias":0}"#.utf8))
             #expect(wrongCookie.status == 403)
             #expect(try await test.connect().request("GET", "/?token=0000", headers: ["Host": test.host]).status == 403)
         }
@@ -122,12 +122,12 @@ extension ServerTests {
         func refusesCrossSiteRequestsAndKeepsServing(headers: [String: String]) async throws {
             let test = try TestServer()
             let response = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host].merging(headers) { $1 }, body: Data(#"{"bias":2}"#.utf8))
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: Data(#"{"bias":2}"#.utf8))
             #expect(response.status == 403)
             #expect(response.errorMessage?.isEmpty == false)
             #expect(test.app.commands.isEmpty)
             let sameOrigin = try await test.connect().request(
-                "POST", "/api/exposure", headers: ["Host": test.host, "Origin": "http://\(test.host)", "Sec-Fetch-Site": "same-origin"],
+                "POST", "/api/exposure", headers: ["Content-Type": "application/json", "Origin": "http://\(test.host)", "Sec-Fetch-Site": "same-origin"],
                 body: Data(#"{"bias":2}"#.utf8))
             #expect(sameOrigin.status == 200)
         }
@@ -153,7 +153,7 @@ extension ServerTests {
             let test = try TestServer()
             let address = try ListenAddress(host: "127.0.0.1", port: test.port)
             let error = #expect(throws: HTTPServerError.self) {
-                try HTTPServer(configuration: .init(address: address), policy: AccessPolicy(token: nil), router: Router())
+                try HTTPServer(configuration: .init(address: address), policy: AccessPolicy(token: nil, address: address), router: Router())
             }
             #expect(error?.message == "cannot listen on 127.0.0.1:\(test.port): Address already in use — choose another port (0 picks a free one) or address")
         }

@@ -58,7 +58,7 @@ extension ServerTests {
             var latencies: [Double] = []
             for _ in 0..<count {
                 let start = Date()
-                let response = try connection.request("POST", "/api/exposure", headers: ["Host": host], body: Data(#"{"bias":0.3}"#.utf8))
+                let response = try connection.request("POST", "/api/exposure", headers: ["Content-Type": "application/json"], body: Data(#"{"bias":0.3}"#.utf8))
                 latencies.append(Date().timeIntervalSince(start))
                 guard response.status == 200 else { throw RawHTTPConnection.Failure("/api/exposure answered \(response.status)") }
                 Thread.sleep(forTimeInterval: interval)

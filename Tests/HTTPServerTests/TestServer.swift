@@ -57,18 +57,19 @@ final class TestApp: Sendable {
     }
 }
 
-/// A server on 127.0.0.1 with a free port and the `TestApp` routes.
+/// A server on a free port of 127.0.0.1 (or `listen`) with the `TestApp` routes.
 struct TestServer {
     let server: HTTPServer
     let app: TestApp
 
     init(
-        token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero
+        listen: String = "127.0.0.1", token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
+        photoDuration: Duration = .zero
     ) throws {
         app = TestApp(photoDuration: photoDuration)
-        let configuration = HTTPServer.Configuration(
-            address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
-        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: app.router())
+        let address = try ListenAddress(host: listen, port: 0)
+        let configuration = HTTPServer.Configuration(address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
+        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: address), router: app.router())
     }
 
     var port: UInt16 { server.port }

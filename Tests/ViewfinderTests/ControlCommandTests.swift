@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ControlCommandTests {
     func decode<T: Decodable>(_ json: String, as type: T.Type = T.self) throws(HTTPError) -> T {
-        try HTTPRequest(method: .post, path: "/api/x", body: Data(json.utf8)).decodeJSON()
+        try HTTPRequest(method: .post, path: "/api/x", headers: ["Content-Type": "application/json"], body: Data(json.utf8)).decodeJSON()
     }
 
     func message<T: Decodable>(_ json: String, as type: T.Type) -> String? {

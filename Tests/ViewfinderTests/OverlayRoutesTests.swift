@@ -16,8 +16,9 @@ extension ServerTests {
 
             init() throws {
                 let routes = ViewfinderRoutes(backend: backend, page: TestServer.page, previews: previews, events: EventFeed())
-                server = try HTTPServer(configuration: HTTPServer.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0)),
-                                        policy: AccessPolicy(token: nil), router: routes.router())
+                let address = try ListenAddress(host: "127.0.0.1", port: 0)
+                server = try HTTPServer(configuration: HTTPServer.Configuration(address: address),
+                                        policy: AccessPolicy(token: nil, address: address), router: routes.router())
             }
         }
 

@@ -20,7 +20,7 @@ extension ServerTests {
                 ("/api/photo", #"{"flash":"auto"}"#, #"{"id":"1"}"#),
             ]
             for (path, body, answer) in calls {
-                let response = try await connection.request("POST", path, headers: ["Host": test.host], body: Data(body.utf8))
+                let response = try await connection.request("POST", path, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
                 #expect(response.status == 200, "\(path): \(response.text)")
                 #expect(response.text == answer)
                 #expect(response.headers["content-type"] == "application/json")

@@ -80,7 +80,7 @@ struct TestServer {
         let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
-        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: routes.router())
+        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: configuration.address), router: routes.router())
     }
 
     var port: UInt16 { server.port }

@@ -63,6 +63,18 @@ import Testing
         #expect(!html.contains("\\#("), "an interpolation was left unfilled")
     }
 
+    /// A server with a token needs it on every route but `/`: the page's requests all go to its own
+    /// origin by path, so the browser sends the HttpOnly cookie that `/?token=` set with each of them.
+    @Test func everyRequestGoesToItsOwnOriginWithTheCookie() {
+        let script = ViewfinderPage.script
+        let fetches = script.components(separatedBy: "fetch(").dropFirst()
+        #expect(fetches.count == 2)
+        for call in fetches { #expect(call.prefix(100).contains("credentials: 'same-origin'"), "\(call.prefix(100))") }
+        #expect(script.contains("new EventSource('/events')"))
+        #expect(script.contains("preview.src = overlays.length ? `/stream?overlay=${overlays.join(',')}` : '/stream'"))
+        #expect(script.contains("const url = `/library/${encodeURIComponent(asset.id)}`"))
+    }
+
     /// Writes the page to the file named by VIEWFINDER_PAGE_OUT, for the browser tests' fake server
     /// (`make browser-test` sets it).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["VIEWFINDER_PAGE_OUT"] != nil))

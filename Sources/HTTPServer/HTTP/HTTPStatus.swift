@@ -13,6 +13,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let notFound = HTTPStatus(rawValue: 404)
     public static let methodNotAllowed = HTTPStatus(rawValue: 405)
     public static let payloadTooLarge = HTTPStatus(rawValue: 413)
+    public static let unsupportedMediaType = HTTPStatus(rawValue: 415)
     public static let internalServerError = HTTPStatus(rawValue: 500)
 
     public var description: String { String(rawValue) }

@@ -2,10 +2,17 @@ import Foundation
 
 extension HTTPRequest {
     /// The body decoded as `T`. Malformed JSON, a missing or mistyped field, or an empty body is a
-    /// 400 `HTTPError` whose message names the problem and where it is (e.g. `bias: expected a number`).
+    /// 400 `HTTPError` whose message names the problem and where it is (e.g. `bias: expected a number`);
+    /// a body not sent as `Content-Type: application/json` is a 415 (a page on another site cannot
+    /// send that type without the browser asking the server first).
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
         guard !body.isEmpty else {
             throw .badRequest("the request body is empty — send a JSON object")
+        }
+        let mediaType = header("content-type").map { $0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces) }
+        guard mediaType?.lowercased() == "application/json" else {
+            let sent = mediaType.map { "is \($0), not application/json" } ?? "has no Content-Type"
+            throw HTTPError(.unsupportedMediaType, "the request body \(sent) — send the JSON with Content-Type: application/json")
         }
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)

@@ -1,44 +1,45 @@
 import Foundation
 
-/// Who may do what: the token on protected paths and the refusal of cross-site and rebinding
-/// requests. The server applies it to every request before routing.
+/// Who may do what, applied by the server to every request before routing:
 ///
-/// - With a token, `/api/*` and `/library*` need `Authorization: Bearer TOKEN` or the cookie that the
-///   server sets when a page is opened with `?token=TOKEN`. Missing: 401; wrong: 403.
+/// - The `Host` must name this listener (`ListenerHosts`: loopback names on a loopback listener;
+///   also the machine's name and addresses on another), so that a web page cannot reach the server
+///   by pointing a domain of its own at it (DNS rebinding): 403 otherwise. A request without `Host`
+///   (HTTP/1.0; browsers always send it) passes.
 /// - State-changing requests (POST, …) from another site are refused (403): `Sec-Fetch-Site` must be
 ///   `same-origin` or `none` when present, and `Origin`, when present, must name the `Host` asked for.
-/// - Without a token only loopback host names are served, so a web page cannot reach the camera by
-///   pointing its own domain name at 127.0.0.1 (DNS rebinding).
+/// - With a token (always on a listener other machines can reach, see `forListening`) every request
+///   but the page itself (`GET /`, which holds no data) needs `Authorization: Bearer TOKEN` or the
+///   cookie that the server sets when the page is opened with `?token=TOKEN`. Missing: 401; wrong: 403.
 public struct AccessPolicy: Sendable {
     /// The cookie set from `?token=`: HttpOnly (scripts cannot read it), SameSite=Strict (other
     /// sites' requests do not carry it).
     public static let cookieName = "camerasun_token"
 
     public let token: AccessToken?
-    /// Paths that need the token when one is set.
-    public var protectedPathPrefixes = ["/api/", "/library"]
+    private let hosts: ListenerHosts
 
-    public init(token: AccessToken?) {
+    /// The policy for a server listening on `address`, with `token` (nil: none needed).
+    public init(token: AccessToken?, address: ListenAddress) {
         self.token = token
+        hosts = ListenerHosts(address: address)
     }
 
     /// The policy for a server on `address`: `token` when given; otherwise a generated one when the
     /// address is reachable from other machines (not loopback), else none.
     public static func forListening(on address: ListenAddress, token: AccessToken?) -> AccessPolicy {
-        AccessPolicy(token: token ?? (address.isLoopback ? nil : AccessToken.generate()))
+        AccessPolicy(token: token ?? (address.isLoopback ? nil : AccessToken.generate()), address: address)
     }
 
     /// Throws the 401/403 `HTTPError` for a request that may not proceed.
     public func admit(_ request: HTTPRequest) throws(HTTPError) {
+        try checkHost(request)
         try checkSameOrigin(request)
-        guard let token else {
-            try checkLoopbackHost(request)
-            return
-        }
+        guard let token else { return }
         if let given = request.query["token"], !token.matches(given) {
             throw .forbidden("the token in the address is wrong — open the URL that camerasun serve printed")
         }
-        guard protectedPathPrefixes.contains(where: request.path.hasPrefix) else { return }
+        guard !Self.isPage(request) else { return }
         if let authorization = request.header("authorization") {
             guard authorization.lowercased().hasPrefix("bearer "),
                   token.matches(authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces))
@@ -75,11 +76,16 @@ public struct AccessPolicy: Sendable {
         }
     }
 
-    private func checkLoopbackHost(_ request: HTTPRequest) throws(HTTPError) {
+    private func checkHost(_ request: HTTPRequest) throws(HTTPError) {
         guard let host = request.header("host") else { return }
-        guard ListenAddress.isLoopbackName(Self.hostName(ofAuthority: host.lowercased())) else {
-            throw .forbidden("host \(host) is not this machine's loopback address — open http://127.0.0.1:PORT/, or start the server with a token to serve other names")
+        guard hosts.admits(Self.hostName(ofAuthority: host.lowercased())) else {
+            throw .forbidden("host \(host) is not an address or name of this server — open the URL that camerasun serve printed")
         }
+    }
+
+    /// The page at `/`: static HTML, served without the token so that it can be opened to receive one.
+    private static func isPage(_ request: HTTPRequest) -> Bool {
+        request.path == "/" && (request.method == .get || request.method == .head)
     }
 
     /// `host[:port]` of an origin such as `http://127.0.0.1:8080`, lower-cased; nil for `null`.

@@ -1,5 +1,5 @@
-/// The secret that `/api/*` and `/library*` requests must present (as `Authorization: Bearer …` or
-/// the page's cookie) when the viewfinder is reachable by others.
+/// The secret that every request but the page must present (as `Authorization: Bearer …` or the
+/// page's cookie) when the server is reachable by others (`AccessPolicy`).
 public struct AccessToken: Equatable, Sendable, CustomStringConvertible {
     public let value: String
 

@@ -105,6 +105,8 @@ final class ConnectionHandler: Sendable {
         var headers = response.headers
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Referrer-Policy"] = "no-referrer"
+        // No other site may frame any answer (clickjacking the page's controls).
+        headers["Content-Security-Policy"] = headers["Content-Security-Policy"].map { "\($0); frame-ancestors 'none'" } ?? "frame-ancestors 'none'"
         for (name, value) in headers {
             guard MHD_add_response_header(mhdResponse, name, value) == .YES else { return .NO }
         }

@@ -77,10 +77,22 @@ public final class HTTPServer: Sendable {
         stop()
     }
 
-    /// The server's base URL, e.g. `http://127.0.0.1:8080/`.
-    public var url: String {
-        let host = configuration.address.host
-        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+    /// The base URLs to open the server at, e.g. `http://192.168.1.20:8080/`: the listen address, or
+    /// for a wildcard one (0.0.0.0, ::) each address of this machine's interfaces of its family that
+    /// another machine can open — loopback and link-local ones only when there is no other.
+    public var urls: [String] {
+        Self.reachableHosts(of: configuration.address).map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+    }
+
+    /// The first of `urls`: the one to print.
+    public var url: String { urls[0] }
+
+    private static func reachableHosts(of address: ListenAddress) -> [String] {
+        guard address.isWildcard else { return [address.host] }
+        let family = InterfaceAddress.all().filter { $0.isIPv6 == address.isIPv6 }
+        let reachable = family.filter { !$0.isLoopback && !$0.isLinkLocal }
+        let hosts = (reachable.isEmpty ? family.filter(\.isLoopback) : reachable).map(\.host)
+        return hosts.isEmpty ? [address.isIPv6 ? "::1" : "127.0.0.1"] : hosts
     }
 
     /// Open client connections (0 once stopped).

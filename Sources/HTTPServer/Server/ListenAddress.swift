@@ -7,6 +7,8 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
     public let port: UInt16
     /// Whether only this machine can connect (127.0.0.0/8 or ::1).
     public let isLoopback: Bool
+    /// Whether it is the wildcard address (0.0.0.0 or ::), which every interface's addresses reach.
+    public let isWildcard: Bool
     private let storage: [UInt8]
 
     /// Resolves `host`; throws naming the host when it is not an address of this machine's resolver.
@@ -24,6 +26,7 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
         self.port = port
         self.storage = Array(UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
         self.isLoopback = Self.isLoopback(storage)
+        self.isWildcard = Self.isWildcard(storage)
     }
 
     /// Parses `HOST:PORT` or `[IPv6]:PORT` (the `--listen` flag).
@@ -76,6 +79,16 @@ public struct ListenAddress: Sendable, CustomStringConvertible {
                 return UInt32(bigEndian: bytes.load(as: sockaddr_in.self).sin_addr.s_addr) >> 24 == 127
             }
             return family == sa_family_t(AF_INET6) && isLoopback(bytes.load(as: sockaddr_in6.self).sin6_addr)
+        }
+    }
+
+    private static func isWildcard(_ storage: [UInt8]) -> Bool {
+        storage.withUnsafeBytes { bytes in
+            switch Int32(bytes.load(as: sockaddr.self).sa_family) {
+            case AF_INET: bytes.load(as: sockaddr_in.self).sin_addr.s_addr == 0
+            case AF_INET6: withUnsafeBytes(of: bytes.load(as: sockaddr_in6.self).sin6_addr) { $0.allSatisfy { $0 == 0 } }
+            default: false
+            }
         }
     }
 
