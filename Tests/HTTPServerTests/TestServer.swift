@@ -64,11 +64,12 @@ struct TestServer {
 
     init(
         listen: String = "127.0.0.1", token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
-        photoDuration: Duration = .zero
+        headerTimeout: Duration = .seconds(5), photoDuration: Duration = .zero
     ) throws {
         app = TestApp(photoDuration: photoDuration)
         let address = try ListenAddress(host: listen, port: 0)
-        let configuration = HTTPServer.Configuration(address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
+        let configuration = HTTPServer.Configuration(
+            address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes, headerTimeout: headerTimeout)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: address), router: app.router())
     }
 

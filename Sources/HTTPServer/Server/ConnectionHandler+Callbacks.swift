@@ -23,11 +23,26 @@ extension ConnectionHandler {
             connection, context, method: HTTPMethod(rawValue: String(cString: method)), upload: upload, uploadSize: uploadSize)
     }
 
-    /// Called when a request ends, answered or not (the client went away): frees its context.
-    static let completedCallback: MHD_RequestCompletedCallback = { _, _, contextPointer, _ in
+    /// Called when a request ends, answered or not (the client went away): frees its context, and
+    /// the connection's next request is due.
+    static let completedCallback: MHD_RequestCompletedCallback = { handlerPointer, connection, contextPointer, _ in
+        if let handlerPointer, let connection {
+            Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().headerDeadlines.answered(connection)
+        }
         guard let pointer = contextPointer?.pointee else { return }
         Unmanaged<RequestContext>.fromOpaque(pointer).release()
         contextPointer?.pointee = nil
+    }
+
+    /// Called when a connection opens and when it closes (before its socket is closed).
+    static let connectionCallback: MHD_NotifyConnectionCallback = { handlerPointer, connection, _, event in
+        guard let handlerPointer, let connection else { return }
+        let deadlines = Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().headerDeadlines
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_socket(connection))
+        case .CONNECTION_NOTIFY_CLOSED: deadlines.forget(connection)
+        @unknown default: break
+        }
     }
 
     /// Fills libmicrohttpd's buffer from a stream, blocking this connection's thread until a part comes.

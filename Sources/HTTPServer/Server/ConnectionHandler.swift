@@ -8,6 +8,8 @@ final class ConnectionHandler: Sendable {
     private let policy: AccessPolicy
     private let router: Router
     private let maxBodyBytes: Int
+    /// Closes connections whose request headers are late.
+    let headerDeadlines: HeaderDeadlines
     private let streams = Locked(Streams())
 
     private struct Streams {
@@ -15,10 +17,11 @@ final class ConnectionHandler: Sendable {
         var stopping = false
     }
 
-    init(policy: AccessPolicy, router: Router, maxBodyBytes: Int) {
+    init(policy: AccessPolicy, router: Router, maxBodyBytes: Int, headerTimeout: Duration) {
         self.policy = policy
         self.router = router
         self.maxBodyBytes = maxBodyBytes
+        headerDeadlines = HeaderDeadlines(timeout: headerTimeout)
     }
 
     /// One call of the access handler. The first call only looks at the headers (413 at once when
@@ -34,6 +37,7 @@ final class ConnectionHandler: Sendable {
         }
         if !context.headersReceived {
             context.headersReceived = true
+            headerDeadlines.headersReceived(connection)
             let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
             if let declared, declared > maxBodyBytes {
                 return queue(.error(tooLarge(declared)), on: connection, context: context)

@@ -6,7 +6,9 @@ import Foundation
 /// request, and answers through the router — with bytes, or with endless streams (MJPEG, SSE).
 ///
 /// Threading: one thread per connection (libmicrohttpd's `MHD_USE_THREAD_PER_CONNECTION`), bounded
-/// by `Configuration.connectionLimit`. A stream's content reader blocks its own connection's thread
+/// by `Configuration.connectionLimit`, and by `perAddressConnectionLimit` for each client address so
+/// that no one client can take every connection; a connection must send its request headers within
+/// `headerTimeout` (`HeaderDeadlines`). A stream's content reader blocks its own connection's thread
 /// until the next part arrives, so a slow or idle stream never delays another client, and no
 /// suspend/resume bookkeeping can race with a client going away. Handlers are `async`: the
 /// connection thread waits for them while they run on the Swift concurrency pool, so a slow handler
@@ -21,19 +23,27 @@ public final class HTTPServer: Sendable {
         public var address: ListenAddress
         /// Connections open at once, streams and idle keep-alive connections included; more are refused.
         public var connectionLimit: Int
+        /// Connections open at once from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT; at
+        /// most `connectionLimit`): below it, so that one client holding all it may leaves room for others.
+        public var perAddressConnectionLimit: Int
         /// The largest request body accepted; a larger one is answered 413.
         public var maxBodyBytes: Int
         /// An idle connection (nothing sent or received) is closed after this long.
         public var idleTimeout: Duration
+        /// A connection that has not sent a request's complete headers this long after it opened, or
+        /// after its previous answer, is closed — however slowly it keeps sending.
+        public var headerTimeout: Duration
 
         public init(
-            address: ListenAddress, connectionLimit: Int = 64, maxBodyBytes: Int = 64 * 1024,
-            idleTimeout: Duration = .seconds(60)
+            address: ListenAddress, connectionLimit: Int = 64, perAddressConnectionLimit: Int = 32, maxBodyBytes: Int = 64 * 1024,
+            idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5)
         ) {
             self.address = address
             self.connectionLimit = connectionLimit
+            self.perAddressConnectionLimit = perAddressConnectionLimit
             self.maxBodyBytes = maxBodyBytes
             self.idleTimeout = idleTimeout
+            self.headerTimeout = headerTimeout
         }
     }
 
@@ -50,20 +60,28 @@ public final class HTTPServer: Sendable {
         guard configuration.connectionLimit > 0, configuration.maxBodyBytes >= 0 else {
             throw HTTPServerError("connection limit \(configuration.connectionLimit) and body limit \(configuration.maxBodyBytes) must be positive")
         }
-        let handler = ConnectionHandler(policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes)
+        guard configuration.perAddressConnectionLimit > 0 else {
+            throw HTTPServerError("per-address connection limit \(configuration.perAddressConnectionLimit) must be positive")
+        }
+        guard configuration.headerTimeout > .zero else {
+            throw HTTPServerError("header timeout \(configuration.headerTimeout) must be positive")
+        }
+        let handler = ConnectionHandler(
+            policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes, headerTimeout: configuration.headerTimeout)
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let context = Unmanaged.passUnretained(handler).toOpaque()
         let started = address.withSocketAddress { socketAddress in
             cmhd_start_daemon(
-                flags, socketAddress, UInt32(configuration.connectionLimit),
+                flags, socketAddress, UInt32(configuration.connectionLimit), UInt32(min(configuration.perAddressConnectionLimit, configuration.connectionLimit)),
                 UInt32(max(1, configuration.idleTimeout.components.seconds)), 64 * 1024, 512 * 1024,
                 ConnectionHandler.accessCallback, context, ConnectionHandler.uriCallback, context,
-                ConnectionHandler.completedCallback, context)
+                ConnectionHandler.completedCallback, context, ConnectionHandler.connectionCallback, context)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
+            handler.headerDeadlines.stop()
             throw HTTPServerError("cannot listen on \(address): \(reason) — choose another port (0 picks a free one) or address")
         }
         self.configuration = configuration
@@ -111,6 +129,7 @@ public final class HTTPServer: Sendable {
         let listener = MHD_quiesce_daemon(running)
         handler.stopStreams()
         MHD_stop_daemon(running)
+        handler.headerDeadlines.stop()
         if listener >= 0 { close(listener) }
     }
 }
