@@ -63,6 +63,21 @@ extension ServerTests {
             #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 200)
         }
 
+        /// libmicrohttpd itself reads the body by the first Content-Length and ignores the rest.
+        @Test(arguments: [("10", "10"), ("10", "3"), ("3", "10")])
+        func refusesMoreThanOneContentLength(first: String, second: String) async throws {
+            let test = try TestServer()
+            let connection = try test.connect()
+            try connection.send("POST /api/exposure HTTP/1.1\r\nHost: \(test.host)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(first)\r\ncontent-length: \(second)\r\n\r\n" + #"{"bias":1}"#)
+            let response = try await connection.readResponse()
+            #expect(response.status == 400)
+            #expect(response.errorMessage == "the request has 2 Content-Length headers (\(first), \(second)) — send exactly one")
+            #expect(try await connection.isClosedByServer(), "what follows the headers is not read as another request")
+            #expect(test.app.commands.isEmpty)
+            #expect(try await test.connect().request("GET", "/state").status == 200)
+        }
+
         @Test func refusesAChunkedBodyThatGrowsOverTheLimit() async throws {
             let test = try TestServer(maxBodyBytes: 1000)
             let connection = try test.connect()

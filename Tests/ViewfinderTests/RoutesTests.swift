@@ -31,6 +31,15 @@ extension ServerTests {
             ])
         }
 
+        @Test func aMistypedModeIsA400ListingTheModes() async throws {
+            let test = try TestServer()
+            let response = try await test.connect().request(
+                "POST", "/api/metering", headers: ["Content-Type": "application/json"], body: Data(#"{"mode":"sppot"}"#.utf8))
+            #expect(response.status == 400)
+            #expect(response.errorMessage == #"mode: "sppot" is not average, centre, spot, matrix or sun"#)
+            #expect(test.backend.commands.isEmpty)
+        }
+
         @Test func servesTheViewfinderPageAtRoot() async throws {
             let test = try TestServer(page: ViewfinderPage.data)
             let response = try await test.connect().request("GET", "/?lang=zh", headers: ["Host": test.host])

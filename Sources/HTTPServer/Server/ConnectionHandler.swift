@@ -24,9 +24,10 @@ final class ConnectionHandler: Sendable {
         headerDeadlines = HeaderDeadlines(timeout: headerTimeout)
     }
 
-    /// One call of the access handler. The first call only looks at the headers (413 at once when
-    /// Content-Length is over the limit); upload calls collect the body up to the limit; the final
-    /// call answers (queueing on the first call would make libmicrohttpd close keep-alive connections).
+    /// One call of the access handler. The first call only looks at the headers (400 at once for more
+    /// than one Content-Length, 413 when it is over the limit); upload calls collect the body up to
+    /// the limit; the final call answers (queueing on the first call would make libmicrohttpd close
+    /// keep-alive connections, which is what a refused body needs).
     func handle(
         _ connection: OpaquePointer, _ context: RequestContext, method: HTTPMethod,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
@@ -38,8 +39,15 @@ final class ConnectionHandler: Sendable {
         if !context.headersReceived {
             context.headersReceived = true
             headerDeadlines.headersReceived(connection)
-            let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
-            if let declared, declared > maxBodyBytes {
+            let lengths = Self.values(of: connection, kind: .HEADER_KIND).values(for: "Content-Length")
+            // libmicrohttpd reads the body by the first and ignores the others; a proxy in front that
+            // reads another would see a different request boundary (request smuggling).
+            guard lengths.count <= 1 else {
+                let list = lengths.joined(separator: ", ")
+                let error = HTTPError.badRequest("the request has \(lengths.count) Content-Length headers (\(list)) — send exactly one")
+                return queue(.error(error), on: connection, context: context)
+            }
+            if let declared = lengths.first.flatMap({ Int($0) }), declared > maxBodyBytes {
                 return queue(.error(tooLarge(declared)), on: connection, context: context)
             }
             return .YES
