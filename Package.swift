@@ -39,15 +39,16 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
+        .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(
             name: "Viewfinder",
-            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CMicroHTTPD"]
+            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "HTTPServer"]
         ),
         .target(
             name: "CameraSunCLI",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary",
-                "Viewfinder", "CBenchPeers",
+                "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
@@ -61,7 +62,8 @@ let package = Package(
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
-        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 
-// libmicrohttpd for the Viewfinder module. Swift cannot call C variadic functions or use macros
+// libmicrohttpd for the HTTPServer module. Swift cannot call C variadic functions or use macros
 // with casts, so the few the server needs are wrapped here under `cmhd_` names.
 
 #include <stdint.h>
@@ -17,24 +17,37 @@ static const ssize_t cmhd_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREA
 
 /// Starts a daemon bound to `address` (port 0 picks a free port) with the options the server
 /// uses. `flags` are MHD_FLAG values; NULL is returned when the daemon cannot start (errno says why).
+/// `per_address_limit` is MHD_OPTION_PER_IP_CONNECTION_LIMIT; `notify_connection` is called when
+/// a connection opens and closes (MHD_OPTION_NOTIFY_CONNECTION).
 static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int flags, const struct sockaddr *address,
-    unsigned int connection_limit, unsigned int connection_timeout_seconds,
+    unsigned int connection_limit, unsigned int per_address_limit, unsigned int connection_timeout_seconds,
     size_t connection_memory_limit, size_t thread_stack_size,
     MHD_AccessHandlerCallback handler, void *handler_context,
     void *(*uri_logger)(void *context, const char *uri, struct MHD_Connection *connection),
     void *uri_logger_context,
-    MHD_RequestCompletedCallback completed, void *completed_context)
+    MHD_RequestCompletedCallback completed, void *completed_context,
+    MHD_NotifyConnectionCallback notify_connection, void *notify_connection_context)
 {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_THREAD_STACK_SIZE, thread_stack_size,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_context,
                             MHD_OPTION_END);
+}
+
+/// The socket of `connection` (MHD_CONNECTION_INFO_CONNECTION_FD), or -1.
+static inline int cmhd_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// The port the daemon listens on (the one picked when it was started with port 0), or 0.

@@ -2,7 +2,9 @@ import CameraCapture
 import CameraCodecs
 import CameraCore
 import CameraSimulated
+import CameraTestSupport
 import Foundation
+import HTTPServer
 import PhotoLibrary
 import Viewfinder
 
@@ -55,7 +57,7 @@ enum PipelineBenchmark {
 
     /// When each of `parts` parts of `/stream` was read whole, and the frame it shows.
     private static func readStream(port: UInt16, parts: Int) throws -> [(frame: UInt64, time: ContinuousClock.Instant)] {
-        let connection = try HTTPConnection(port: port)
+        let connection = try RawHTTPConnection(port: port)
         let head = try connection.openStream("/stream")
         guard head.status == 200 else { throw CLIError.runtime("GET /stream answered \(head.status) — run the benchmark again") }
         return try (0..<parts).map { _ in

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import Foundation
+import HTTPServer
 import PhotoLibrary
 import Viewfinder
 
@@ -27,7 +28,7 @@ enum ServeCommand {
         do {
             viewfinder = try await CameraViewfinder.start(device: camera, library: library,
                                                           configuration: CameraViewfinder.Configuration(address: address, token: token))
-        } catch let error as ViewfinderError {
+        } catch let error as HTTPServerError {
             throw CLIError.runtime(error.message)
         }
         let live = terminal.stdoutIsTTY

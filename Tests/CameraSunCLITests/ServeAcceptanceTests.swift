@@ -1,4 +1,5 @@
 @testable import CameraSunCLI
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -143,7 +144,7 @@ final class StreamClient: @unchecked Sendable {
         Thread { [self] in
             defer { done.signal() }
             do {
-                let connection = try HTTPConnection(port: port)
+                let connection = try RawHTTPConnection(port: port)
                 _ = try connection.openStream("/stream")
                 _ = try connection.nextPart()
                 let started = ContinuousClock.now

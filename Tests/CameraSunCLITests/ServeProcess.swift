@@ -1,5 +1,6 @@
 @testable import CameraSunCLI
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -75,7 +76,7 @@ final class ServeProcess: Sendable {
 
     /// A new keep-alive connection to the server (connecting to this machine does not wait).
     func connect() throws -> TestConnection {
-        TestConnection(try HTTPConnection(port: port))
+        TestConnection(try RawHTTPConnection(port: port))
     }
 
     /// Sends Ctrl-C (SIGINT) and returns the exit status, or nil when the process had not ended
@@ -95,14 +96,14 @@ final class ServeProcess: Sendable {
 /// A connection to a test's server whose requests each run on a thread of their own; the
 /// connection itself is used under its lock, one request at a time.
 final class TestConnection: Sendable {
-    private let connection: Locked<HTTPConnection>
+    private let connection: Locked<RawHTTPConnection>
 
-    init(_ connection: sending HTTPConnection) {
+    init(_ connection: sending RawHTTPConnection) {
         self.connection = Locked(connection)
     }
 
-    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) async throws
-        -> HTTPConnection.Response {
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) async throws
+        -> RawHTTPConnection.Response {
         try await onOwnThread { [self] in
             try self.connection.withLock { try $0.request(method, path, headers: headers, body: body) }
         }
@@ -112,7 +113,7 @@ final class TestConnection: Sendable {
     /// as a JSON object.
     func json(_ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, object: [String: Any]) {
         let response = try await request(method, path, headers: body == nil ? [:] : ["Content-Type": "application/json"],
-                                         body: Data((body ?? "").utf8))
+                                         body: body.map { Data($0.utf8) })
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         return (response.status, try #require(object, "\(method) \(path): not a JSON object: \(String(decoding: response.body, as: UTF8.self))"))
     }
@@ -128,11 +129,11 @@ final class TestConnection: Sendable {
         }
     }
 
-    func openStream(_ path: String) async throws -> HTTPConnection.Response {
+    func openStream(_ path: String) async throws -> RawHTTPConnection.Response {
         try await onOwnThread { [self] in try self.connection.withLock { try $0.openStream(path) } }
     }
 
-    func nextPart() async throws -> HTTPConnection.Part {
+    func nextPart() async throws -> RawHTTPConnection.Part {
         try await onOwnThread { [self] in try self.connection.withLock { try $0.nextPart() } }
     }
 }

@@ -186,14 +186,15 @@ struct ServeTests {
         #expect(try await server.interrupt() == 0)
     }
 
-    @Test("With a token the printed URL carries it and /api needs it; a non-loopback address gets a generated one")
+    @Test("With a token the printed URL carries it and every route but the page needs it; a non-loopback address gets a generated one")
     func tokens() async throws {
         let given = try await ServeProcess.start(Self.smallCamera + ["--token", "correct-horse-battery"])
         #expect(given.url.hasSuffix("/?token=correct-horse-battery"))
         let connection = try given.connect()
         #expect(try await connection.json("POST", "/api/zoom", #"{"factor":1}"#).status == 401)
-        let bearer = try await connection.request("POST", "/api/zoom", headers: ["Authorization": "Bearer correct-horse-battery"],
-                                            body: Data(#"{"factor":1}"#.utf8))
+        let bearer = try await connection.request("POST", "/api/zoom", headers: ["Authorization": "Bearer correct-horse-battery",
+                                                                             "Content-Type": "application/json"],
+                                                  body: Data(#"{"factor":1}"#.utf8))
         #expect(bearer.status == 200)
         #expect(try await given.interrupt() == 0)
 
@@ -201,6 +202,12 @@ struct ServeTests {
         let token = try #require(open.url.split(separator: "=").last)
         #expect(open.url.contains("/?token="))
         #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "a generated token is 128 random bits in hex: \(open.url)")
+        #expect(!open.url.hasPrefix("http://0.0.0.0:"), "the printed URL names an address other machines can open: \(open.url)")
+        let watcher = try open.connect()
+        for path in ["/state", "/snapshot", "/stream", "/library"] {
+            #expect(try await watcher.request("GET", path).status == 401, "\(path) without the token")
+        }
+        #expect(try await watcher.request("GET", "/state", headers: ["Authorization": "Bearer \(token)"]).status == 200)
         #expect(try await open.interrupt() == 0)
     }
 

@@ -1,5 +1,7 @@
 import CameraCore
+import CameraTestSupport
 import Foundation
+import HTTPServer
 import Testing
 @testable import Viewfinder
 
@@ -14,8 +16,9 @@ extension ServerTests {
 
             init() throws {
                 let routes = ViewfinderRoutes(backend: backend, page: TestServer.page, previews: previews, events: EventFeed())
-                server = try HTTPServer(configuration: HTTPServer.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0)),
-                                        policy: AccessPolicy(token: nil), router: routes.router())
+                let address = try ListenAddress(host: "127.0.0.1", port: 0)
+                server = try HTTPServer(configuration: HTTPServer.Configuration(address: address),
+                                        policy: AccessPolicy(token: nil, address: address), router: routes.router())
             }
         }
 
@@ -23,7 +26,7 @@ extension ServerTests {
             let test = try Server()
             let plain = test.previews.feed(for: []), both = test.previews.feed(for: [.zebra, .sun])
             #expect(plain !== both && both === test.previews.feed(for: [.sun, .zebra]))
-            let connection = try RawConnection(port: test.server.port)
+            let connection = try RawHTTPConnection(port: test.server.port)
             try connection.send("GET /stream?overlay=sun,zebra HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try await connection.readHead().status == 200)
             #expect(try await eventually { both.clientCount == 1 })
@@ -40,7 +43,7 @@ extension ServerTests {
 
         @Test func unknownOverlaysAreRefused() async throws {
             let test = try Server()
-            let connection = try RawConnection(port: test.server.port)
+            let connection = try RawHTTPConnection(port: test.server.port)
             for target in ["/stream?overlay=glow", "/snapshot?overlay=zebra,glow"] {
                 let response = try await connection.request("GET", target)
                 #expect(response.status == 400)
@@ -50,7 +53,7 @@ extension ServerTests {
 
         @Test func snapshotsPassTheirOverlaysToTheCamera() async throws {
             let test = try Server()
-            let connection = try RawConnection(port: test.server.port)
+            let connection = try RawHTTPConnection(port: test.server.port)
             for target in ["/snapshot", "/snapshot?overlay=zebra", "/snapshot?overlay=sun,zebra"] {
                 let response = try await connection.request("GET", target)
                 #expect(response.status == 200 && response.body == SyntheticJPEG.make())
@@ -60,7 +63,7 @@ extension ServerTests {
 
         @Test func theLibraryListsAndServesByID() async throws {
             let test = try Server()
-            let connection = try RawConnection(port: test.server.port)
+            let connection = try RawHTTPConnection(port: test.server.port)
             let listing = try await connection.request("GET", "/library")
             #expect(listing.status == 200 && listing.text == #"{"assets":[{"id":"1"}]}"#)
             let file = try await connection.request("GET", "/library/1")

@@ -1,5 +1,6 @@
 import CameraCore
 import Foundation
+import HTTPServer
 import Testing
 @testable import Viewfinder
 

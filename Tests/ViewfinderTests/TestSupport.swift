@@ -1,5 +1,7 @@
 import CameraCore
+import CameraTestSupport
 import Foundation
+import HTTPServer
 @testable import Viewfinder
 
 /// A camera side that records the commands it receives and answers a small `/state`.
@@ -66,7 +68,7 @@ final class FakeBackend: ViewfinderBackend {
 struct TestServer {
     let server: HTTPServer
     let backend: FakeBackend
-    let preview = PreviewFeed()
+    let preview = MJPEGFeed()
     let events = EventFeed()
     static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
 
@@ -78,13 +80,13 @@ struct TestServer {
         let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
-        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token), router: routes.router())
+        server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: configuration.address), router: routes.router())
     }
 
     var port: UInt16 { server.port }
 
-    func connect() throws -> RawConnection {
-        try RawConnection(port: port)
+    func connect() throws -> RawHTTPConnection {
+        try RawHTTPConnection(port: port)
     }
 
     /// The `Host` header a browser on this machine sends.
@@ -118,22 +120,4 @@ enum SyntheticJPEG {
             + segment(0xDA, [1, 1, 0x00, 0, 63, 0])
             + [0x3F, 0xFF, 0xD9]
     }()
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
-/// Runs blocking work (socket clients, a paced publisher) on a thread of its own, so that it never
-/// occupies the concurrency pool that the server's handlers run on.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
 }

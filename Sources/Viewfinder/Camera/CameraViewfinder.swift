@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import Foundation
+import HTTPServer
 import PhotoLibrary
 
 /// A camera served to browsers: a `CaptureSession` with a preview and a photo output, the preview
@@ -18,8 +19,8 @@ public final class CameraViewfinder: Sendable {
     /// Where to listen and how large a preview to serve.
     public struct Configuration: Sendable {
         public var address: ListenAddress
-        /// The token every `/api/*` and `/library*` request needs; generated when nil and the
-        /// address is not loopback (`AccessPolicy.forListening`).
+        /// The token every request but the page needs; generated when nil and the address is not
+        /// loopback (`AccessPolicy.forListening`).
         public var token: AccessToken?
         /// Preview frames are scaled to fit this size (never up).
         public var previewSize: PixelSize

@@ -3,6 +3,7 @@ import CameraCore
 import CameraExposure
 import CameraMetering
 import Foundation
+import HTTPServer
 
 extension SessionBackend {
     public func setExposure(_ command: ExposureCommand) async throws {

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import Foundation
+import HTTPServer
 import PhotoLibrary
 
 /// The viewfinder's camera side over a running `CaptureSession`: `/state` from the newest preview

@@ -18,6 +18,10 @@ public enum ExposureCommand: Equatable, Sendable, Decodable {
         case bias, mode, exposureTime, gain, reset
     }
 
+    private enum Mode: String, CaseIterable {
+        case auto, locked, custom
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let forms = [CodingKeys.bias, .mode, .reset].filter(container.contains)
@@ -34,16 +38,13 @@ public enum ExposureCommand: Equatable, Sendable, Decodable {
             }
             self = .reset
         default:
-            switch try container.decode(String.self, forKey: .mode) {
-            case "auto": self = .auto
-            case "locked": self = .locked
-            case "custom":
+            switch try container.decodeChoice(Mode.self, forKey: .mode) {
+            case .auto: self = .auto
+            case .locked: self = .locked
+            case .custom:
                 self = .custom(
                     exposureTime: try container.decode(Double.self, forKey: .exposureTime),
                     gain: try container.decode(Double.self, forKey: .gain))
-            case let other:
-                throw DecodingError.dataCorruptedError(
-                    forKey: .mode, in: container, debugDescription: "\"\(other)\" is not auto, locked or custom")
             }
         }
     }
@@ -74,7 +75,7 @@ public enum MeterCommand: Equatable, Sendable, Decodable {
             }
             self = .viewTap(
                 x: tap.x, y: tap.y, viewWidth: tap.width, viewHeight: tap.height,
-                gravity: try container.decodeIfPresent(VideoGravity.self, forKey: .gravity) ?? .fill)
+                gravity: try container.decodeChoiceIfPresent(VideoGravity.self, forKey: .gravity) ?? .fill)
         case (false, true):
             self = .devicePoint(try container.decode(NormalizedPoint.self, forKey: .point))
         default:
@@ -119,14 +120,22 @@ public enum ZoomCommand: Equatable, Sendable, Decodable {
 
 /// `POST /api/metering`: `{"mode":"average"|"centre"|"spot"|"matrix"|"sun"}`.
 public struct MeteringCommand: Equatable, Sendable, Decodable {
-    public enum Mode: String, Sendable, Decodable, CaseIterable {
+    public enum Mode: String, Sendable, CaseIterable {
         case average, centre, spot, matrix, sun
     }
 
     public var mode: Mode
 
+    private enum CodingKeys: String, CodingKey {
+        case mode
+    }
+
     public init(mode: Mode) {
         self.mode = mode
+    }
+
+    public init(from decoder: any Decoder) throws {
+        mode = try decoder.container(keyedBy: CodingKeys.self).decodeChoice(Mode.self, forKey: .mode)
     }
 }
 
@@ -147,14 +156,6 @@ public struct PhotoCommand: Equatable, Sendable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let name = try container.decodeIfPresent(String.self, forKey: .flash) else {
-            flash = .off
-            return
-        }
-        guard let mode = Flash(rawValue: name) else {
-            throw DecodingError.dataCorruptedError(forKey: .flash, in: container, debugDescription: "\"\(name)\" is not off, on or auto")
-        }
-        flash = mode
+        flash = try decoder.container(keyedBy: CodingKeys.self).decodeChoiceIfPresent(Flash.self, forKey: .flash) ?? .off
     }
 }

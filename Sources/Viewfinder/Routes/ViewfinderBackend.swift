@@ -1,5 +1,6 @@
 import CameraCore
 import Foundation
+import HTTPServer
 
 /// What the viewfinder routes need from the camera side. The capture session implements it; the
 /// HTTP layer stays independent of how frames are made. Methods throw `HTTPError` for a refusal

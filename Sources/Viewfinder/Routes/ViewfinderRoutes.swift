@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// The viewfinder's routes (CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
 /// the MJPEG preview (`?overlay=` picks the feed with those overlays drawn) and the SSE events from
@@ -25,43 +26,43 @@ public struct ViewfinderRoutes: Sendable {
         let previews = previews
         let events = events
         var router = Router()
-        router.add("GET", "/") { _ in HTTPResponse(contentType: "text/html; charset=utf-8", bytes: page) }
-        router.add("GET", "/stream") { request in
+        router.add(.get, "/") { _ in HTTPResponse(contentType: "text/html; charset=utf-8", bytes: page) }
+        router.add(.get, "/stream") { request in
             previews.feed(for: try PreviewOverlays(query: request.query["overlay"])).response()
         }
-        router.add("GET", "/events") { _ in events.response() }
-        router.add("GET", "/state") { _ in .json(try await backend.state()) }
-        router.add("GET", "/snapshot") { request in
+        router.add(.get, "/events") { _ in events.response() }
+        router.add(.get, "/state") { _ in .json(try await backend.state()) }
+        router.add(.get, "/snapshot") { request in
             let overlays = try PreviewOverlays(query: request.query["overlay"])
             var response = HTTPResponse(contentType: "image/jpeg", bytes: try await backend.snapshot(overlays: overlays))
             response.headers["Cache-Control"] = "no-store"
             return response
         }
-        router.add("POST", "/api/exposure") { request in
+        router.add(.post, "/api/exposure") { request in
             try await backend.setExposure(try request.decodeJSON())
             return .json(try await backend.state())
         }
-        router.add("POST", "/api/meter") { request in
+        router.add(.post, "/api/meter") { request in
             try .json(["point": try await backend.meter(try request.decodeJSON())])
         }
-        router.add("POST", "/api/lock") { request in
+        router.add(.post, "/api/lock") { request in
             try await backend.setLocks(try request.decodeJSON())
             return .json(try await backend.state())
         }
-        router.add("POST", "/api/zoom") { request in
+        router.add(.post, "/api/zoom") { request in
             try await backend.zoom(try request.decodeJSON())
             return .json(try await backend.state())
         }
-        router.add("POST", "/api/metering") { request in
+        router.add(.post, "/api/metering") { request in
             try await backend.setMetering(try request.decodeJSON())
             return .json(try await backend.state())
         }
-        router.add("POST", "/api/photo") { request in
+        router.add(.post, "/api/photo") { request in
             // A bare POST (the API's first form) is a photo without flash.
             .json(try await backend.takePhoto(request.body.isEmpty ? PhotoCommand() : try request.decodeJSON()))
         }
-        router.add("GET", "/library") { _ in .json(try await backend.library()) }
-        router.add("GET", "/library/:id") { request in
+        router.add(.get, "/library") { _ in .json(try await backend.library()) }
+        router.add(.get, "/library/:id") { request in
             let file = try await backend.libraryFile(id: request.pathParameters["id"] ?? "")
             var response = HTTPResponse(contentType: file.contentType, bytes: file.data)
             response.headers["Cache-Control"] = "private, max-age=31536000, immutable"

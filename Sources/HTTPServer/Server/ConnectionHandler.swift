@@ -1,0 +1,190 @@
+internal import CMicroHTTPD
+import CameraCore
+import Foundation
+
+/// The request pipeline behind the libmicrohttpd callbacks: body limit → request target →
+/// access policy → router → response, plus the registry of open streams that `stop()` ends.
+final class ConnectionHandler: Sendable {
+    private let policy: AccessPolicy
+    private let router: Router
+    private let maxBodyBytes: Int
+    /// Closes connections whose request headers are late.
+    let headerDeadlines: HeaderDeadlines
+    private let streams = Locked(Streams())
+
+    private struct Streams {
+        var open: [ObjectIdentifier: ResponseStream] = [:]
+        var stopping = false
+    }
+
+    init(policy: AccessPolicy, router: Router, maxBodyBytes: Int, headerTimeout: Duration) {
+        self.policy = policy
+        self.router = router
+        self.maxBodyBytes = maxBodyBytes
+        headerDeadlines = HeaderDeadlines(timeout: headerTimeout)
+    }
+
+    /// One call of the access handler. The first call only looks at the headers (400 at once for more
+    /// than one Content-Length, 413 when it is over the limit); upload calls collect the body up to
+    /// the limit; the final call answers (queueing on the first call would make libmicrohttpd close
+    /// keep-alive connections, which is what a refused body needs).
+    func handle(
+        _ connection: OpaquePointer, _ context: RequestContext, method: HTTPMethod,
+        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        if context.responded {
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if !context.headersReceived {
+            context.headersReceived = true
+            headerDeadlines.headersReceived(connection)
+            let lengths = Self.values(of: connection, kind: .HEADER_KIND).values(for: "Content-Length")
+            // libmicrohttpd reads the body by the first and ignores the others; a proxy in front that
+            // reads another would see a different request boundary (request smuggling).
+            guard lengths.count <= 1 else {
+                let list = lengths.joined(separator: ", ")
+                let error = HTTPError.badRequest("the request has \(lengths.count) Content-Length headers (\(list)) — send exactly one")
+                return queue(.error(error), on: connection, context: context)
+            }
+            if let declared = lengths.first.flatMap({ Int($0) }), declared > maxBodyBytes {
+                return queue(.error(tooLarge(declared)), on: connection, context: context)
+            }
+            return .YES
+        }
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            uploadSize.pointee = 0
+            context.receivedBytes += count
+            if context.receivedBytes > maxBodyBytes {
+                // libmicrohttpd cannot answer in the middle of an upload: the rest is discarded and
+                // the 413 goes out when the upload ends.
+                context.body = Data()
+            } else if let upload {
+                context.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: count)
+            }
+            return .YES
+        }
+        if context.receivedBytes > maxBodyBytes {
+            return queue(.error(tooLarge(context.receivedBytes)), on: connection, context: context)
+        }
+        let request: HTTPRequest
+        do {
+            let target = try RequestTarget(context.rawTarget)
+            let cookies = Self.values(of: connection, kind: .COOKIE_KIND).map { ($0.name, $0.value) }
+            request = HTTPRequest(
+                method: method, path: target.path, query: target.query, headers: Self.values(of: connection, kind: .HEADER_KIND),
+                cookies: Dictionary(cookies) { first, second in "\(first), \(second)" }, body: context.body)
+        } catch {
+            return queue(.error(error), on: connection, context: context)
+        }
+        return queue(answer(request), on: connection, context: context)
+    }
+
+    /// Ends every open stream and every stream opened from now on (the server is stopping).
+    func stopStreams() {
+        let open = streams.withLock { streams in
+            streams.stopping = true
+            return Array(streams.open.values)
+        }
+        for stream in open { stream.close() }
+    }
+
+    private func tooLarge(_ size: Int) -> HTTPError {
+        HTTPError(.payloadTooLarge, "request body of \(size) bytes is over the limit of \(maxBodyBytes) bytes — send less")
+    }
+
+    /// The policy's verdict, then the router's answer with the policy's headers; waits on this
+    /// connection thread (not a concurrency-pool thread) while the async handler runs.
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            try policy.admit(request)
+        } catch {
+            return .error(error)
+        }
+        let slot = ResponseSlot()
+        let router = router
+        Task { slot.fill(await router.respond(to: request)) }
+        var response = slot.wait()
+        response.headers.merge(policy.responseHeaders(for: request))
+        return response
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        context.responded = true
+        guard let mhdResponse = makeResponse(response.body) else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        var headers = response.headers
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "no-referrer"
+        // No other site may frame any answer (clickjacking the page's controls).
+        headers["Content-Security-Policy"] = headers["Content-Security-Policy"].map { "\($0); frame-ancestors 'none'" } ?? "frame-ancestors 'none'"
+        for (name, value) in headers {
+            guard MHD_add_response_header(mhdResponse, name, value) == .YES else { return .NO }
+        }
+        return MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
+    }
+
+    private func makeResponse(_ body: HTTPResponse.Body) -> OpaquePointer? {
+        switch body {
+        case .bytes(let data):
+            return data.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .stream(let stream):
+            register(stream)
+            let context = Unmanaged.passRetained(stream).toOpaque()
+            guard let response = MHD_create_response_from_callback(
+                cmhd_size_unknown, 32 * 1024, Self.readCallback, context, Self.freeCallback)
+            else {
+                Unmanaged<ResponseStream>.fromOpaque(context).release()
+                stream.close()
+                return nil
+            }
+            // An endless body: HTTP/1.0-style (no chunking, the connection closes at the end), the
+            // form MJPEG and SSE clients (browsers, ffmpeg, VLC) all read.
+            _ = cmhd_set_response_flags(response, .RF_HTTP_1_0_COMPATIBLE_STRICT)
+            return response
+        }
+    }
+
+    private func register(_ stream: ResponseStream) {
+        let id = ObjectIdentifier(stream)
+        let stopping = streams.withLock { streams in
+            if !streams.stopping { streams.open[id] = stream }
+            return streams.stopping
+        }
+        if stopping {
+            stream.close()
+            return
+        }
+        stream.onClose { [weak self] in
+            self?.streams.withLock { _ = $0.open.removeValue(forKey: id) }
+        }
+    }
+
+    /// The request's headers or cookies (`kind`), in the order they came.
+    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> HTTPHeaders {
+        var values = HTTPHeaders()
+        withUnsafeMutablePointer(to: &values) { pointer in
+            _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+        }
+        return values
+    }
+}
+
+/// The answer of an async handler, handed from the concurrency pool to the waiting connection thread.
+private final class ResponseSlot: Sendable {
+    private let response = Locked<HTTPResponse?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func fill(_ value: HTTPResponse) {
+        response.withLock { $0 = value }
+        ready.signal()
+    }
+
+    func wait() -> HTTPResponse {
+        ready.wait()
+        return response.withLock { $0! }
+    }
+}
