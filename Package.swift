@@ -26,6 +26,7 @@ let package = Package(
         ),
 
         // Swift modules, bottom layer first
+        .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
         .target(
             name: "CameraMetering", dependencies: ["CameraCore"],
@@ -33,12 +34,12 @@ let package = Package(
         ),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCodecs"]),
-        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
+        .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(
             name: "Viewfinder",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CMicroHTTPD"]
@@ -53,6 +54,7 @@ let package = Package(
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
         .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
 
+        .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
@@ -60,7 +62,7 @@ let package = Package(
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraTestSupport"]),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
     ],

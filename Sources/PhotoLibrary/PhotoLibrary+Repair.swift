@@ -1,3 +1,4 @@
+import CameraSystem
 import Foundation
 
 extension PhotoLibrary {
@@ -76,12 +77,12 @@ extension PhotoLibrary {
         var destination = "\(LibraryLayout.unrecognisedFolder)/\(path)"
         do {
             try FileOperations.createDirectories((destination as NSString).deletingLastPathComponent, under: directory.path)
-            if try FileOperations.entryKind(absolutePath(destination)) != .none {
+            if try FileOperations.entryKind(absolutePath(destination)) != nil {
                 destination += "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
             }
             try FileOperations.move(absolutePath(path), to: absolutePath(destination))
         } catch {
-            throw PhotoLibraryError(error, advice: "move or delete it by hand, then run repair again")
+            throw PhotoLibraryError(error).explained("cannot move \(path), which is not a complete JPEG, to \(destination)")
         }
         return RepairReport.Action(kind: .quarantined, path: path, assetID: nil,
                                    detail: "not a complete JPEG; moved to \(destination)")
@@ -93,7 +94,7 @@ extension PhotoLibrary {
         do {
             try withExtendedLifetime(lock) { () throws(SystemCallError) in try FileOperations.remove(absolutePath(path)) }
         } catch {
-            throw PhotoLibraryError(error, advice: "remove it by hand")
+            throw PhotoLibraryError(error).explained("cannot remove the temporary file \(path)")
         }
         return RepairReport.Action(kind: .removedIncomplete, path: path, assetID: nil,
                                    detail: "removed a temporary file left by an interrupted write")
