@@ -14,7 +14,11 @@ extension PhotoLibrary {
     ///
     /// Unreadable files are left alone and listed in `unrepaired`. Afterwards `verify()` is clean
     /// unless something is unrepaired.
+    /// Throws `.readOnly` at once, changing nothing, when the library is read-only.
     public func repair() throws(PhotoLibraryError) -> RepairReport {
+        guard !isReadOnly else {
+            throw PhotoLibraryError(.readOnly, "cannot repair the photo library \(directory.path): it is read-only")
+        }
         var actions: [RepairReport.Action] = []
         var unrepaired: [VerificationReport.Issue] = []
         for issue in try verify().issues {
