@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraTestSupport"]),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
