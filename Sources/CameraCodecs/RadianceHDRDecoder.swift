@@ -64,7 +64,7 @@ public struct RadianceHDRDecoder: Sendable {
         func mpixels(_ count: Int) -> String { String(format: "%.0f", Double(count) / 1e6) }
         let gigabytes = String(format: "%.1f", Double(pixels * Self.bytesPerDecodedPixel) / 1e9)
         throw CodecError(.tooLarge, "too large: \(source) is \(header.width)×\(header.height) (\(mpixels(pixels)) Mpixel,"
-            + " \(gigabytes) GB decoded); the limit is \(mpixels(pixelLimit)) Mpixel (a quarter of this machine's memory,"
-            + " at most 100) — downscale it (oiiotool in.hdr --resize 50% -o out.hdr)")
+            + " \(gigabytes) GB decoded); the limit is \(mpixels(pixelLimit)) Mpixel — downscale it"
+            + " (oiiotool in.hdr --resize 50% -o out.hdr)")
     }
 }
