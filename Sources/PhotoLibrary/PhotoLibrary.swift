@@ -8,7 +8,12 @@ import Foundation
 /// `add` writes each file atomically and durably (temporary file → fsync → rename → fsync of the
 /// folder) and only then commits its catalogue row. A crash between the steps leaves nothing, a
 /// temporary file, or a complete file without a row — which `verify()` reports and `repair()`
-/// catalogues — never a row without its file.
+/// catalogues — never a row without its file. A row that fails to commit takes its file back out.
+///
+/// `init(directory:)` creates a library (for a camera adding photos), `init(opening:)` only opens
+/// one. A library whose folder or volume cannot be written opens read-only (`isReadOnly`): it can
+/// be listed and verified, and adding to it says it is read-only. Every file operation goes
+/// through CameraSystem, so tests inject failures with a `SystemCallSeam`.
 ///
 /// Thread-safe: files are written concurrently and the catalogue connection is used under a mutex.
 /// Several processes may share a library (SQLite write-ahead log with a busy timeout; files being
