@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A file replaced atomically and durably: the new bytes go to a temporary file in the same
 /// folder, are flushed (fsync), the temporary file is renamed over the final name and the folder

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A C `errno` value with Swift names for the ones CameraSun reacts to. A struct, not an enum, so
 /// any value the kernel returns is representable.

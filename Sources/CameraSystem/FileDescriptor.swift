@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// An open file descriptor that owns its descriptor: it is closed when the last reference goes.
 /// The path it was opened with names it in errors. Every call goes through `systemCall`, so it

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// What stat(2), lstat(2) or fstat(2) says about a file, in Swift terms.
 public struct FileStatus: Sendable, Hashable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// System calls on paths: directories, renames, removals, status and volumes. Each goes through
 /// `systemCall` (EINTR retry, a `SystemCallError` naming the path, the test seam).

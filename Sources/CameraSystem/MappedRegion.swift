@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A region of a file or device mapped into memory (mmap(2)), unmapped (munmap(2)) when released:
 /// how a V4L2 driver's buffers are read without copying.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The events `FileDescriptor.poll` waits for and reports.
 public struct PollEvents: OptionSet, Sendable, Hashable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Runs one C system call — the only place CameraSystem calls one. It asks the installed
 /// `SystemCallSeam` first (which records the call and may script a failure), retries while the

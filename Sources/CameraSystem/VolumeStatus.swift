@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// What statvfs(3) says about a volume.
 public struct VolumeStatus: Sendable, Hashable {
