@@ -26,6 +26,7 @@ let package = Package(
         ),
 
         // Swift modules, bottom layer first
+        .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
         .target(
             name: "CameraMetering", dependencies: ["CameraCore"],
@@ -33,12 +34,12 @@ let package = Package(
         ),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCodecs"]),
-        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CStb", "CTurboJPEG", "CExif"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
         .target(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CSQLite3"]),
+        .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(
             name: "Viewfinder",
@@ -54,14 +55,15 @@ let package = Package(
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
         .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
 
+        .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraTestSupport"]),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary"]),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraTestSupport"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),

@@ -1,5 +1,4 @@
 import CameraCore
-import CStb
 import Foundation
 
 /// Reads Radiance RGBE (`.hdr`) images — the format of HDR environment maps and of `scene render`
@@ -7,22 +6,38 @@ import Foundation
 ///
 /// The header and the pixel data are checked first (magic, FORMAT, resolution, size limits, and a
 /// walk over every scanline), so a wrong, corrupt, truncated or absurdly large file is a thrown
-/// `CodecError` that says what is wrong — never a crash, a hang or an image padded with black.
-/// Only then does stb_image decode the pixels. The result is sanitised (`RadianceImage.sanitize()`),
-/// so huge values are clamped. An `EXPOSURE=` header line is ignored, as most readers do.
+/// `CodecError` that says what is wrong — never a crash, a hang, an image padded with black, or an
+/// allocation the machine cannot hold. Only then are the pixels decoded, straight into the
+/// image's samples (12 bytes a pixel, the only copy). The result is sanitised
+/// (`RadianceImage.sanitize()`), so huge values are clamped. An `EXPOSURE=` header line is
+/// ignored, as most readers do.
 public struct RadianceHDRDecoder: Sendable {
-    public init() {}
+    /// Bytes of memory one decoded pixel takes: three 32-bit floats.
+    public static let bytesPerDecodedPixel = 12
+
+    /// The most pixels an image may have to be decoded: `defaultPixelLimit` unless chosen.
+    public let pixelLimit: Int
+
+    /// The pixel limit on a machine with `physicalMemory` bytes: as many pixels as fill a quarter
+    /// of it once decoded, so a large environment map leaves room for the camera that renders it
+    /// (which holds a few more images of its size), capped at the format limit of 100 million
+    /// pixels (1.2 GB). 2 GB of memory allow 44 Mpixel (e.g. 9400×4700); 8 GB or more, 100 Mpixel.
+    public static func pixelLimit(physicalMemory: UInt64) -> Int {
+        min(RadianceHDRHeader.maximumPixelCount, Int(physicalMemory / 4 / UInt64(bytesPerDecodedPixel)))
+    }
+
+    /// The pixel limit on this machine.
+    public static let defaultPixelLimit = pixelLimit(physicalMemory: ProcessInfo.processInfo.physicalMemory)
+
+    public init(pixelLimit: Int = defaultPixelLimit) {
+        self.pixelLimit = pixelLimit
+    }
 
     /// Decodes the `.hdr` file at `url`.
     public func decode(contentsOf url: URL) throws(CodecError) -> RadianceImage {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw CodecError(.unreadable, "cannot read \(url.path): \(FileAccess.reason(error))"
-                + " — check the path and its permissions")
-        }
-        return try decode(data, source: url.path)
+        try FileAccess.read(url).withUnsafeBytes { bytes in
+            Result { () throws(CodecError) in try decode(bytes, source: url.path) }
+        }.get()
     }
 
     /// Decodes `.hdr` bytes; `source` names them in error messages (a path, or "HDR data").
@@ -34,26 +49,22 @@ public struct RadianceHDRDecoder: Sendable {
 
     private func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(CodecError) -> RadianceImage {
         let header = try RadianceHDRHeader(parsing: bytes, source: source)
-        let pixelBytes = try RadianceHDRPixelData.byteCount(in: bytes, header: header, source: source)
-        // stb_image gets a canonical header with exactly the checked pixel data: it needs the
-        // FORMAT line, which our check allows to be absent, and must never read past the data.
-        var stream = Array("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y \(header.height) +X \(header.width)\n".utf8)
-        stream.append(contentsOf: bytes[header.pixelOffset..<(header.pixelOffset + pixelBytes)])
-        var width: Int32 = 0
-        var height: Int32 = 0
-        guard let floats = cstb_load_hdr_from_memory(stream, Int32(stream.count), &width, &height) else {
-            let reason = cstb_failure_reason().map { String(cString: $0) } ?? "unknown error"
-            throw CodecError(.malformed, "malformed Radiance HDR data: stb_image could not decode \(source) (\(reason))"
-                + " — the file is corrupt; export it again")
-        }
-        defer { cstb_free(floats) }
-        guard Int(width) == header.width, Int(height) == header.height else {
-            throw CodecError(.malformed, "malformed Radiance HDR data: stb_image decoded \(source) as \(width)×\(height),"
-                + " the header says \(header.width)×\(header.height) — the file is corrupt; export it again")
-        }
+        try checkLimit(header, source: source)
+        _ = try RadianceHDRPixelData.byteCount(in: bytes, header: header, source: source)
         var image = RadianceImage(width: header.width, height: header.height,
-                                  samples: Array(UnsafeBufferPointer(start: floats, count: header.width * header.height * 3)))
+                                  samples: RadianceHDRPixelData.decode(bytes, header: header))
         image.sanitize()
         return image
+    }
+
+    /// Throws `.tooLarge` when the decoded image would exceed `pixelLimit`, before anything is allocated.
+    private func checkLimit(_ header: RadianceHDRHeader, source: String) throws(CodecError) {
+        let pixels = header.width * header.height
+        guard pixels > pixelLimit else { return }
+        func mpixels(_ count: Int) -> String { String(format: "%.0f", Double(count) / 1e6) }
+        let gigabytes = String(format: "%.1f", Double(pixels * Self.bytesPerDecodedPixel) / 1e9)
+        throw CodecError(.tooLarge, "too large: \(source) is \(header.width)×\(header.height) (\(mpixels(pixels)) Mpixel,"
+            + " \(gigabytes) GB decoded); the limit is \(mpixels(pixelLimit)) Mpixel — downscale it"
+            + " (oiiotool in.hdr --resize 50% -o out.hdr)")
     }
 }

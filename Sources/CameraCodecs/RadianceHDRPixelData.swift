@@ -11,7 +11,7 @@ enum RadianceHDRPixelData {
     static func byteCount(in bytes: UnsafeRawBufferPointer, header: RadianceHDRHeader, source: String) throws(CodecError) -> Int {
         let start = header.pixelOffset
         let width = header.width
-        if (8..<32768).contains(width), bytes.count - start >= 4, isRLEMarker(bytes, at: start) {
+        if isRunLengthEncoded(bytes, header: header) {
             return try rleByteCount(in: bytes, header: header, source: source)
         }
         let expected = width * header.height * 4
@@ -20,6 +20,12 @@ enum RadianceHDRPixelData {
                             detail: "\(width)×\(header.height) flat RGBE pixels")
         }
         return expected
+    }
+
+    /// Whether the pixels are read as RLE scanlines: a width of 8…32767 and a first scanline that
+    /// starts with the marker.
+    static func isRunLengthEncoded(_ bytes: UnsafeRawBufferPointer, header: RadianceHDRHeader) -> Bool {
+        (8..<32768).contains(header.width) && bytes.count - header.pixelOffset >= 4 && isRLEMarker(bytes, at: header.pixelOffset)
     }
 
     /// The smallest possible RLE scanline: the marker and, per channel, runs of at most 127 pixels.

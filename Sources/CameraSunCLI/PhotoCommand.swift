@@ -75,7 +75,7 @@ enum PhotoCommand {
             try library.checkCapacity(forBytes: perPhoto * options.count)
         } catch {
             throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(size) "
-                + "(about \(perPhoto) bytes each): \(error)")
+                + "(about \(perPhoto) bytes each): \(LibraryCommand.describe(error))")
         }
     }
 
@@ -109,10 +109,10 @@ enum PhotoCommand {
             terminal.error("camerasun: error: \(label) was not taken: \(error)")
         case .notSaved(let error, .success(let path)):
             terminal.error("camerasun: error: \(label) is not in the library \(library.directory.path) "
-                + "(its JPEG is kept at \(path)): \(error)")
+                + "(its JPEG is kept at \(path)): \(LibraryCommand.describe(error))")
         case .notSaved(let error, .failure(let rescueError)):
             terminal.error("camerasun: error: \(label) is lost: the library \(library.directory.path) refused it "
-                + "(\(error)) and the rescue copy failed (\(rescueError))")
+                + "(\(LibraryCommand.describe(error))) and the rescue copy failed (\(rescueError))")
         }
     }
 

@@ -20,11 +20,23 @@ import Foundation
 /// ```
 final class Catalog {
     static let schemaVersion: Int64 = 1
-    private let connection: SQLiteConnection
+    static let busyTimeout = 10.0
+    let connection: SQLiteConnection
 
-    /// Opens or creates the catalogue at `path` and brings its schema up to `schemaVersion`.
-    init(path: String) throws(SQLiteError) {
-        connection = try SQLiteConnection(path: path, busyTimeout: 10)
+    /// Opens the catalogue at `path`. Read-write, it is created when absent and its schema brought
+    /// up to `schemaVersion`; `readOnly`, for a library on a volume or in a folder that cannot be
+    /// written, it must have that schema already.
+    init(path: String, readOnly: Bool) throws(SQLiteError) {
+        guard !readOnly else {
+            connection = try Self.openReadOnly(path)
+            let version = try Self.schemaVersion(of: connection)
+            guard version == Self.schemaVersion else {
+                throw SQLiteError(operation: "open", code: SQLITE_READONLY, message: "schema version \(version) is not "
+                    + "this CameraSun's \(Self.schemaVersion), and a read-only catalogue cannot be brought up to date")
+            }
+            return
+        }
+        connection = try SQLiteConnection(path: path, access: .readWrite, busyTimeout: Self.busyTimeout)
         let mode = try connection.query("PRAGMA journal_mode = WAL") { $0.text(0) }.first ?? nil
         guard mode == "wal" else {
             throw SQLiteError(operation: "switch to write-ahead logging", code: SQLITE_ERROR,
@@ -45,7 +57,25 @@ final class Catalog {
     }
 
     private func schemaVersion() throws(SQLiteError) -> Int64 {
+        try Self.schemaVersion(of: connection)
+    }
+
+    private static func schemaVersion(of connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
         try connection.query("PRAGMA user_version") { $0.integer(0) }.first.flatMap { $0 } ?? 0
+    }
+
+    /// A read-only connection to the catalogue at `path`. A write-ahead-log database on a volume
+    /// that cannot be written opens read-only only while its `-shm` index exists (a writer has it
+    /// open); without one, the last writer checkpointed the log away, so nothing is pending and the
+    /// file is read as immutable.
+    private static func openReadOnly(_ path: String) throws(SQLiteError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, access: .readOnly, busyTimeout: busyTimeout)
+        do {
+            _ = try schemaVersion(of: connection)
+            return connection
+        } catch where error.primaryCode == SQLITE_CANTOPEN {
+            return try SQLiteConnection(path: path, access: .immutable, busyTimeout: busyTimeout)
+        }
     }
 
     private func createSchema() throws(SQLiteError) {

@@ -1,3 +1,4 @@
+import CameraSystem
 import Foundation
 
 extension PhotoLibrary {
@@ -6,7 +7,9 @@ extension PhotoLibrary {
     /// In order: the arguments and the free space are checked (nothing is written when they fail),
     /// the file is written under a temporary name in its dated folder, flushed and renamed into
     /// place, the folder is flushed, and then the row is committed. If the row cannot be committed
-    /// the file stays (the error says where) and `repair()` catalogues it.
+    /// the file is removed again, so a refused photo is nowhere in the library and the caller, who
+    /// still holds the bytes, can keep them elsewhere without making a second copy. (Should that
+    /// removal fail too, the error says where the file is, and `repair()` catalogues it.)
     ///
     /// - Parameters:
     ///   - fileExtension: 1–8 lowercase letters or digits, e.g. `jpg`.
@@ -29,26 +32,25 @@ extension PhotoLibrary {
         let asset = Asset(id: id, kind: kind, path: "\(folder)/\(name)", createdAt: created, width: width,
                           height: height, byteCount: byteCount, exposure: exposure,
                           meteringStatistics: meteringStatistics, sha256: sha256, state: .ok)
-        let folderPath = absolutePath(folder)
-        let pending: PendingFile
-        do {
+        let finalPath = absolutePath(asset.path)
+        let pending = try PhotoLibraryError.catching { () throws(SystemCallError) -> PendingFile in
             try FileOperations.createDirectories(folder, under: directory.path)
-            pending = try PendingFile(temporaryPath: "\(folderPath)/\(LibraryLayout.temporaryName(for: name))")
-            let published = bytes.withUnsafeBytes { buffer in
-                Result { () throws(SystemCallError) in
-                    try pending.publish(buffer, as: absolutePath(asset.path), in: folderPath)
-                }
-            }
-            try published.get()
-        } catch {
-            throw PhotoLibraryError(error, advice: "check that the disk is writable and not full, "
-                + "or choose another directory with --library DIR")
+            let pending = try PendingFile(temporaryPath: "\(absolutePath(folder))/\(LibraryLayout.temporaryName(for: name))",
+                                          finalPath: finalPath)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(SystemCallError) in try pending.publish(buffer) } }.get()
+            return pending
         }
         do {
             try withCatalog { catalog throws(SQLiteError) in try catalog.insert(asset) }
         } catch {
-            throw PhotoLibraryError(error.kind, "the photo was saved as \(absolutePath(asset.path)) but not catalogued "
-                + "(\(error.description)); run `camerasun library repair` to catalogue it")
+            do {
+                try FileOperations.remove(finalPath)
+            } catch let removal {
+                throw error.explained("the photo was saved as \(finalPath) but not catalogued, and it could not be "
+                    + "removed again (\(removal))")
+            }
+            throw error.explained("the photo was not saved: its catalogue row could not be committed, so its file "
+                + "\(finalPath) was removed again")
         }
         // The file stays locked until its row is committed, so `verify` never takes it for an orphan.
         withExtendedLifetime(pending) {}

@@ -1,3 +1,4 @@
+import CameraSystem
 import Foundation
 
 extension PhotoLibrary {
@@ -13,7 +14,11 @@ extension PhotoLibrary {
     ///
     /// Unreadable files are left alone and listed in `unrepaired`. Afterwards `verify()` is clean
     /// unless something is unrepaired.
+    /// Throws `.readOnly` at once, changing nothing, when the library is read-only.
     public func repair() throws(PhotoLibraryError) -> RepairReport {
+        guard !isReadOnly else {
+            throw PhotoLibraryError(.readOnly, "cannot repair the photo library \(directory.path): it is read-only")
+        }
         var actions: [RepairReport.Action] = []
         var unrepaired: [VerificationReport.Issue] = []
         for issue in try verify().issues {
@@ -76,12 +81,12 @@ extension PhotoLibrary {
         var destination = "\(LibraryLayout.unrecognisedFolder)/\(path)"
         do {
             try FileOperations.createDirectories((destination as NSString).deletingLastPathComponent, under: directory.path)
-            if try FileOperations.entryKind(absolutePath(destination)) != .none {
+            if try FileOperations.entryKind(absolutePath(destination)) != nil {
                 destination += "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
             }
             try FileOperations.move(absolutePath(path), to: absolutePath(destination))
         } catch {
-            throw PhotoLibraryError(error, advice: "move or delete it by hand, then run repair again")
+            throw PhotoLibraryError(error).explained("cannot move \(path), which is not a complete JPEG, to \(destination)")
         }
         return RepairReport.Action(kind: .quarantined, path: path, assetID: nil,
                                    detail: "not a complete JPEG; moved to \(destination)")
@@ -93,7 +98,7 @@ extension PhotoLibrary {
         do {
             try withExtendedLifetime(lock) { () throws(SystemCallError) in try FileOperations.remove(absolutePath(path)) }
         } catch {
-            throw PhotoLibraryError(error, advice: "remove it by hand")
+            throw PhotoLibraryError(error).explained("cannot remove the temporary file \(path)")
         }
         return RepairReport.Action(kind: .removedIncomplete, path: path, assetID: nil,
                                    detail: "removed a temporary file left by an interrupted write")

@@ -1,3 +1,5 @@
+import CameraSystem
+
 /// The files found in a library's dated folders, as paths relative to the library.
 struct DatedFolderScan {
     /// Complete files (not hidden).
@@ -30,7 +32,7 @@ extension PhotoLibrary {
                 for month in try datedFolders(in: year, digits: 2) {
                     for day in try datedFolders(in: "\(year)/\(month)", digits: 2) {
                         let folder = "\(year)/\(month)/\(day)"
-                        for name in try FileOperations.entries(of: absolutePath(folder))
+                        for name in try FileSystem.entries(of: absolutePath(folder))
                         where try FileOperations.entryKind(absolutePath("\(folder)/\(name)")) == .regularFile {
                             if LibraryLayout.isTemporary(name) {
                                 scan.temporaries.append("\(folder)/\(name)")
@@ -42,7 +44,7 @@ extension PhotoLibrary {
                 }
             }
         } catch {
-            throw PhotoLibraryError(error, advice: "check the library folder's permissions and the disk")
+            throw PhotoLibraryError(error)
         }
         return scan
     }
@@ -69,7 +71,7 @@ extension PhotoLibrary {
     private func datedFolders(in folder: String, digits: Int) throws(SystemCallError) -> [String] {
         let path = folder.isEmpty ? directory.path : absolutePath(folder)
         var folders: [String] = []
-        for name in try FileOperations.entries(of: path)
+        for name in try FileSystem.entries(of: path)
         where name.utf8.count == digits && name.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
             if try FileOperations.entryKind("\(path)/\(name)") == .directory { folders.append(name) }
         }

@@ -44,7 +44,7 @@ extension PhotoLibrary {
             VerificationReport.Issue(kind: kind, path: asset.path, assetID: asset.id, detail: detail)
         }
         do {
-            guard try FileOperations.entryKind(path) != .none else {
+            guard try FileOperations.entryKind(path) != nil else {
                 return (.missing, issue(.missingFile, "the catalogued file is not there"))
             }
             let digest = try FileOperations.digest(ofFileAt: path)

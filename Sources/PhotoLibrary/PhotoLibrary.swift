@@ -1,4 +1,5 @@
 import CameraCore
+import CameraSystem
 import Foundation
 
 /// A directory of photos in dated folders (`YYYY/MM/DD/`) with a SQLite catalogue
@@ -7,7 +8,12 @@ import Foundation
 /// `add` writes each file atomically and durably (temporary file → fsync → rename → fsync of the
 /// folder) and only then commits its catalogue row. A crash between the steps leaves nothing, a
 /// temporary file, or a complete file without a row — which `verify()` reports and `repair()`
-/// catalogues — never a row without its file.
+/// catalogues — never a row without its file. A row that fails to commit takes its file back out.
+///
+/// `init(directory:)` creates a library (for a camera adding photos), `init(opening:)` only opens
+/// one. A library whose folder or volume cannot be written opens read-only (`isReadOnly`): it can
+/// be listed and verified, and adding to it says it is read-only. Every file operation goes
+/// through CameraSystem, so tests inject failures with a `SystemCallSeam`.
 ///
 /// Thread-safe: files are written concurrently and the catalogue connection is used under a mutex.
 /// Several processes may share a library (SQLite write-ahead log with a busy timeout; files being
@@ -19,24 +25,65 @@ public final class PhotoLibrary: Sendable {
     private let capacityProvider: any VolumeCapacityProvider
     private let catalog: Locked<Catalog>
 
-    /// Opens the library in `directory`, creating the directory and its catalogue when absent.
-    /// Dated folders and ids use `timeZone`; `capacityProvider` reports the volume's free space.
-    public init(directory: URL, timeZone: TimeZone = .current,
-                capacityProvider: any VolumeCapacityProvider = SystemVolumeCapacity()) throws(PhotoLibraryError) {
+    /// Whether the library is only read: its directory or volume cannot be written. Listing,
+    /// showing and verifying work; adding and repairing fail as `.readOnly`.
+    public let isReadOnly: Bool
+
+    /// Opens the library in `directory`, creating the directory and its catalogue when absent:
+    /// for a camera about to add a photo. Dated folders and ids use `timeZone`;
+    /// `capacityProvider` reports the volume's free space.
+    public convenience init(directory: URL, timeZone: TimeZone = .current,
+                            capacityProvider: any VolumeCapacityProvider = SystemVolumeCapacity()) throws(PhotoLibraryError) {
+        try self.init(directory, creating: true, timeZone: timeZone, capacityProvider: capacityProvider)
+    }
+
+    /// Opens the existing library in `directory`; throws `.notALibrary` naming the directory when
+    /// it does not exist or has no catalogue, and creates nothing: for listing, verifying, repairing.
+    public convenience init(opening directory: URL, timeZone: TimeZone = .current,
+                            capacityProvider: any VolumeCapacityProvider = SystemVolumeCapacity()) throws(PhotoLibraryError) {
+        try self.init(directory, creating: false, timeZone: timeZone, capacityProvider: capacityProvider)
+    }
+
+    private init(_ directory: URL, creating: Bool, timeZone: TimeZone,
+                 capacityProvider: any VolumeCapacityProvider) throws(PhotoLibraryError) {
         self.directory = directory.standardizedFileURL
         layout = LibraryLayout(timeZone: timeZone)
         self.capacityProvider = capacityProvider
         let root = self.directory.path
-        do {
-            try FileOperations.createDirectories(root, under: "")
-        } catch {
-            throw PhotoLibraryError(error, advice: "choose a writable location with --library DIR")
-        }
         let catalogPath = "\(root)/\(LibraryLayout.catalogName)"
+        if try PhotoLibraryError.catching({ () throws(SystemCallError) in try FileSystem.linkStatus(catalogPath) }) == nil {
+            try Self.prepareNewLibrary(at: root, creating: creating)
+        }
+        isReadOnly = try PhotoLibraryError.catching { () throws(SystemCallError) in
+            let isWritable = try FileSystem.isWritable(root)
+            let volume = try FileSystem.volumeStatus(root)
+            return !isWritable || volume.isReadOnly
+        }
         do {
-            catalog = Locked(try Catalog(path: catalogPath))
+            catalog = Locked(try Catalog(path: catalogPath, readOnly: isReadOnly))
         } catch {
             throw PhotoLibraryError(error, catalog: catalogPath)
+        }
+    }
+
+    /// Creates the directory `root` of a library without a catalogue when `creating`, else
+    /// throws `.notALibrary` saying what `root` is instead.
+    private static func prepareNewLibrary(at root: String, creating: Bool) throws(PhotoLibraryError) {
+        let kind = try PhotoLibraryError.catching { () throws(SystemCallError) in try FileSystem.status(root)?.kind }
+        guard creating else {
+            let what = switch kind {
+            case nil: "it does not exist"
+            case .directory: "it has no \(LibraryLayout.catalogName)"
+            default: "it is not a folder"
+            }
+            throw PhotoLibraryError(.notALibrary, "\(root) is not a photo library: \(what)")
+        }
+        let isWritable = try PhotoLibraryError.catching { () throws(SystemCallError) in
+            if kind == nil { try FileOperations.createDirectories(root, under: "") }
+            return try FileSystem.isWritable(root)
+        }
+        guard isWritable else {
+            throw PhotoLibraryError(.readOnly, "cannot create a photo library in \(root): it is read-only")
         }
     }
 
@@ -58,17 +105,15 @@ public final class PhotoLibrary: Sendable {
     /// capturing, with an estimate of the photo's size, so a full disk fails before the shutter.
     public func checkCapacity(forBytes byteCount: Int) throws(PhotoLibraryError) {
         let capacity = try capacityProvider.capacity(ofVolumeAt: directory.path)
-        guard capacity.isWritable else {
+        guard !isReadOnly, capacity.isWritable else {
             throw PhotoLibraryError(.readOnly, "cannot write to the photo library \(directory.path): it is read-only "
-                + "(a read-only file system or no write permission) — remount it read-write, make it writable, "
-                + "or choose another directory with --library DIR")
+                + "(a read-only file system or no write permission)")
         }
         let needed = Int64(byteCount) + capacity.reserveBytes
         guard capacity.availableBytes >= needed else {
             throw PhotoLibraryError(.insufficientSpace, "not enough free space in the photo library \(directory.path): "
                 + "\(Self.size(capacity.availableBytes)) free, \(Self.size(needed)) needed "
-                + "(\(byteCount) bytes to write + \(capacity.reserveBytes) bytes kept in reserve) — "
-                + "free some space on that disk or choose another directory with --library DIR")
+                + "(\(byteCount) bytes to write + \(capacity.reserveBytes) bytes kept in reserve)")
         }
     }
 
@@ -80,8 +125,7 @@ public final class PhotoLibrary: Sendable {
     /// The asset with `id`; throws `.notFound` naming the id when there is none.
     public func asset(id: String) throws(PhotoLibraryError) -> Asset {
         guard let asset = try withCatalog({ catalog throws(SQLiteError) in try catalog.asset(id: id) }) else {
-            throw PhotoLibraryError(.notFound, "no asset with id \"\(id)\" in the photo library \(directory.path)"
-                + " — `camerasun library list` shows the ids")
+            throw PhotoLibraryError(.notFound, "no asset with id \"\(id)\" in the photo library \(directory.path)")
         }
         return asset
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import CameraSystem
 
 /// How much a library's volume can take: what `PhotoLibrary.checkCapacity(forBytes:)` compares a
 /// new file's size against before anything is written.
@@ -38,15 +34,13 @@ public struct SystemVolumeCapacity: VolumeCapacityProvider {
     public init() {}
 
     public func capacity(ofVolumeAt directory: String) throws(PhotoLibraryError) -> VolumeCapacity {
-        var status = statvfs()
         do {
-            try systemCall("measure the free space of", directory) { statvfs(directory, &status) }
+            let volume = try FileSystem.volumeStatus(directory)
+            let isWritable = try FileSystem.isWritable(directory)
+            return VolumeCapacity(availableBytes: volume.availableBytes, totalBytes: volume.totalBytes,
+                                  isWritable: isWritable && !volume.isReadOnly)
         } catch {
-            throw PhotoLibraryError(error, advice: "check that the library directory exists")
+            throw PhotoLibraryError(error)
         }
-        let blockSize = Int64(status.f_frsize)
-        let isWritable = status.f_flag & UInt(ST_RDONLY) == 0 && access(directory, W_OK) == 0
-        return VolumeCapacity(availableBytes: Int64(status.f_bavail) * blockSize,
-                              totalBytes: Int64(status.f_blocks) * blockSize, isWritable: isWritable)
     }
 }

@@ -9,24 +9,30 @@ import Glibc
 /// writes, bad flags. Whatever happens, no catalogue row lacks its file and no photo is silently lost.
 @Suite("camerasun photo failures")
 struct PhotoFailureTests {
-    @Test("SIGKILL in the middle of a 50-photo burst: verify reports only crash states, repair makes the library consistent")
+    @Test("SIGKILL in the middle of a burst: verify reports only crash states, repair makes the library consistent")
     func killedMidBurst() throws {
         try withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let process = try CameraSunBinary.launch(["photo", "--source", "sim:gray-card", "--count", "50", "--library",
-                                                      libraryDirectory.path] + PhotoEndToEndTests.small)
-            // Killed as soon as the first photo is in its dated folder, while the others are on their way.
-            let deadline = Date(timeIntervalSinceNow: 60)
-            while process.isRunning, Date() < deadline, !files(under: libraryDirectory).contains(where: { $0.hasSuffix(".jpg") }) {
-                usleep(1_000)
-            }
-            let killedWhileRunning = process.isRunning
+            let binary = try #require(CameraSunBinary.url, "camerasun binary not found next to the test bundle — run 'swift build' first")
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["photo", "--source", "sim:gray-card", "--count", "1000", "--library", libraryDirectory.path]
+                + PhotoEndToEndTests.small
+            process.standardInput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            // Killed once a first photo's line is out (its file and row are committed) while the others are on their
+            // way. The burst cannot finish first however fast the machine: nothing reads its output after that line,
+            // so it blocks when the pipe's 64 KiB are full, a few hundred lines into the 1000.
+            let firstPhoto = Self.firstLine(from: output.fileHandleForReading) { $0.hasPrefix("photo ") }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try #require(killedWhileRunning && process.terminationReason == .uncaughtSignal,
-                         "the burst ended (or wrote nothing for 60 s) before it could be killed: status \(process.terminationStatus)")
+            try #require(firstPhoto != nil && process.terminationReason == .uncaughtSignal,
+                         "the burst ended before it could be killed: status \(process.terminationStatus)")
             let rowsAfterKill = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
-            #expect(rowsAfterKill.count < 50, "the kill came after the burst had finished")
+            #expect(!rowsAfterKill.isEmpty && rowsAfterKill.count < 1000, "\(rowsAfterKill.count) rows after the kill")
 
             let verify = try libraryCommand("verify", libraryDirectory)
             #expect([0, 1].contains(verify.result.exitCode), "\(verify.result)")
@@ -50,6 +56,37 @@ struct PhotoFailureTests {
                 #expect(FileManager.default.fileExists(atPath: libraryDirectory.appendingPathComponent(path).path), "row without its file: \(path)")
             }
             #expect(Set(paths) == Set(files(under: libraryDirectory).filter { $0.hasSuffix(".jpg") }), "every photo file is catalogued")
+        }
+    }
+
+    @Test("A catalogue that refuses the row (as on a full disk at COMMIT): the photo is kept once, in the rescue folder, not also in the library")
+    func catalogueRefusesRow() throws {
+        try withScratchDirectory { directory in
+            let libraryDirectory = directory.appendingPathComponent("Library")
+            let first = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                 libraryDirectory.path] + PhotoEndToEndTests.small)
+            try #require(first.exitCode == 0, "\(first)")
+            let catalog = libraryDirectory.appendingPathComponent("catalog.sqlite").path
+            let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
+                + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"])
+            try #require(trigger.status == 0, "\(trigger.errors)")
+            let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+
+            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                  libraryDirectory.path] + PhotoEndToEndTests.small,
+                                                 environment: ["TMPDIR": temporary.path])
+            #expect(result.exitCode == 1, "\(result)")
+            let rescue = temporary.appendingPathComponent("camerasun-rescue")
+            let rescued = files(under: rescue)
+            #expect(rescued.count == 1, "\(rescued)")
+            #expect(files(under: libraryDirectory).filter { $0.hasSuffix(".jpg") }.count == 1, "only the first photo is in the library")
+            let line = try #require(result.stderrLines.first, "\(result.stderr)")
+            #expect(line.contains("(its JPEG is kept at \(rescue.path)/\(rescued.first ?? "")): the photo was not saved: its "
+                + "catalogue row could not be committed, so its file \(libraryDirectory.path)/"), "\(line)")
+            #expect(line.contains(".jpg was removed again: catalogue \(catalog): ") && line.contains("database or disk is full"), "\(line)")
+            let verify = try libraryCommand("verify", libraryDirectory)
+            #expect(verify.result.exitCode == 0 && verify.json["isClean"] as? Bool == true, "\(verify.result)")
         }
     }
 
@@ -142,6 +179,22 @@ struct PhotoFailureTests {
                 #expect(line.contains(fragment), "'\(fragment)' missing from: \(line)")
             }
             #expect(!FileManager.default.fileExists(atPath: libraryDirectory.path), "nothing is created on a usage error")
+        }
+    }
+
+    /// The first line read from `handle` that `matches`, or nil when the output ends without one.
+    /// Reads only as far as that line.
+    static func firstLine(from handle: FileHandle, where matches: (String) -> Bool) -> String? {
+        var pending = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if matches(line) { return line }
+            }
         }
     }
 }

@@ -26,8 +26,7 @@ import Testing
             #expect(error?.kind == .insufficientSpace)
             #expect(error?.description == "not enough free space in the photo library \(library.directory.path): "
                 + "1000000 bytes (1.0 MiB) free, 69108864 bytes (65.9 MiB) needed "
-                + "(2000000 bytes to write + 67108864 bytes kept in reserve) — "
-                + "free some space on that disk or choose another directory with --library DIR")
+                + "(2000000 bytes to write + 67108864 bytes kept in reserve)")
             #expect(allFiles(under: library.directory).allSatisfy { $0.hasPrefix("catalog.sqlite") })
             let listed = try library.list()
             #expect(listed.isEmpty)
@@ -43,15 +42,14 @@ import Testing
         }
     }
 
-    @Test("a read-only library directory is an error that names it and says what to do")
+    @Test("a read-only library directory is an error that names it")
     func readOnly() async throws {
         let readOnly = FixedCapacity(capacity: VolumeCapacity(availableBytes: 1 << 40, totalBytes: 1 << 41, isWritable: false))
         try await withLibrary(capacity: readOnly) { library in
             let error = #expect(throws: PhotoLibraryError.self) { try library.add([1, 2, 3], width: 1, height: 1) }
             #expect(error?.kind == .readOnly)
             #expect(error?.description == "cannot write to the photo library \(library.directory.path): it is read-only "
-                + "(a read-only file system or no write permission) — remount it read-write, make it writable, "
-                + "or choose another directory with --library DIR")
+                + "(a read-only file system or no write permission)")
             let listed = try library.list()
             #expect(listed.isEmpty)
         }

@@ -1,3 +1,4 @@
+import CameraSystem
 import Foundation
 import PhotoLibrary
 import Testing
@@ -57,22 +58,31 @@ struct TmpfsVolumeTests {
         }
     }
 
-    @Test("a library seen through a read-only mount can be listed but not added to")
+    @Test("a library seen through a read-only mount, with no writer open, can be listed and verified but not added to or repaired")
     func readOnlyMount() async throws {
         try await Self.withTmpfs { volume in
-            let writable = try PhotoLibrary(directory: volume.appendingPathComponent("Library"), timeZone: .gmt)
-            let stored = try writable.add([1, 2, 3], width: 1, height: 1)
+            let directory = volume.appendingPathComponent("Library")
+            // The writer closes first, so SQLite checkpoints and removes its -wal and -shm files:
+            // a read-only connection then cannot create the index a write-ahead log needs.
+            let stored = try PhotoLibrary(directory: directory, timeZone: .gmt).add([1, 2, 3], width: 1, height: 1)
+            #expect(allFiles(under: directory).filter { $0.hasPrefix("catalog") } == ["catalog.sqlite"])
             let view = volume.appendingPathComponent("read-only-view", isDirectory: true)
             try FileManager.default.createDirectory(at: view, withIntermediateDirectories: false)
-            try run("/bin/mount", ["--bind", "-o", "ro", writable.directory.path, view.path])
+            try run("/bin/mount", ["--bind", "-o", "ro", directory.path, view.path])
             defer { _ = try? run("/bin/umount", ["--lazy", view.path]) }
 
-            let readOnly = try PhotoLibrary(directory: view, timeZone: .gmt)
-            #expect(try readOnly.list() == [stored])
-            let error = #expect(throws: PhotoLibraryError.self) { try readOnly.add([4, 5, 6], width: 1, height: 1) }
-            #expect(error?.kind == .readOnly)
-            #expect(error?.description.hasPrefix("cannot write to the photo library \(view.path): it is read-only") == true)
-            #expect(try writable.list() == [stored])
+            let readOnly = try PhotoLibrary(opening: view, timeZone: .gmt)
+            #expect(readOnly.isReadOnly)
+            #expect(try readOnly.list().map(\.id) == [stored.id])
+            #expect(try readOnly.asset(id: stored.id).sha256 == stored.sha256)
+            let report = try readOnly.verify()
+            #expect(report.isClean && report.assetCount == 1 && report.fileCount == 1)
+            let addError = #expect(throws: PhotoLibraryError.self) { try readOnly.add([4, 5, 6], width: 1, height: 1) }
+            #expect(addError?.kind == .readOnly)
+            #expect(addError?.description.hasPrefix("cannot write to the photo library \(view.path): it is read-only") == true)
+            let repairError = #expect(throws: PhotoLibraryError.self) { try readOnly.repair() }
+            #expect(repairError?.description == "cannot repair the photo library \(view.path): it is read-only")
+            #expect(try PhotoLibrary(directory: view, timeZone: .gmt).isReadOnly, "adding opens it read-only too")
         }
     }
 
@@ -83,8 +93,8 @@ struct TmpfsVolumeTests {
             let directory = volume.appendingPathComponent("Library")
             let error = #expect(throws: PhotoLibraryError.self) { try PhotoLibrary(directory: directory) }
             #expect(error?.kind == .readOnly)
-            #expect(error?.description == "cannot create the folder \(directory.path): Read-only file system"
-                + " — choose a writable location with --library DIR")
+            #expect(error?.description == "cannot create the folder \(directory.path): Read-only file system")
+            #expect(error?.systemCallError?.errno == .readOnlyFileSystem)
         }
     }
 }

@@ -92,7 +92,7 @@ import Testing
     func fileBeingWritten() async throws {
         try await Self.withThreePhotos { library, _, _ in
             let temporary = library.directory.appendingPathComponent("2025/06/01/.tmp-busy.jpg").path
-            let writer = try PendingFile(temporaryPath: temporary)
+            let writer = try PendingFile(temporaryPath: temporary, finalPath: library.directory.appendingPathComponent("2025/06/01/busy.jpg").path)
             let report = try library.verify()
             #expect(report.isClean && report.inProgressCount == 1)
             #expect(try library.repair().actions.isEmpty)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import CameraSystem
 
 /// An exclusive flock(2) on an existing file, taken without waiting. Failing to get it means a
 /// live writer (a `PendingFile` in this or another process) still owns the file.
@@ -17,42 +13,30 @@ final class FileLock {
         case vanished
     }
 
-    let path: String
-    private let descriptor: Int32
+    private let file: FileDescriptor
 
     /// Opens and locks the file at `path` without following a symbolic link.
     static func tryLock(_ path: String) throws(SystemCallError) -> Attempt {
-        let descriptor: Int32
+        let file: FileDescriptor
         do {
-            descriptor = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        } catch where error.code == ENOENT {
+            file = try FileDescriptor.open(path, .readOnly, options: .noFollow)
+        } catch where error.errno == .noSuchFileOrDirectory {
             return .vanished
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK { return .busy }
-            throw SystemCallError(operation: "lock", path: path, code: code)
-        }
-        return .acquired(FileLock(path: path, descriptor: descriptor))
+        return try file.lock(waiting: false) ? .acquired(FileLock(file: file)) : .busy
     }
 
-    private init(path: String, descriptor: Int32) {
-        self.path = path
-        self.descriptor = descriptor
+    private init(file: FileDescriptor) {
+        self.file = file
     }
 
     /// The file's whole contents.
     func readAll() throws(SystemCallError) -> [UInt8] {
-        try FileOperations.readAll(of: descriptor, path: path)
+        try file.readAll()
     }
 
     /// When the file was last modified, in seconds since 1970.
     func modificationTime() throws(SystemCallError) -> Double {
-        var status = stat()
-        try systemCall("examine", path) { fstat(descriptor, &status) }
-        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        try file.status().modificationTime
     }
-
-    deinit { close(descriptor) }
 }

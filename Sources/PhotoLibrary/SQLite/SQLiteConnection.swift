@@ -7,12 +7,28 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
 
-    /// Opens (creating when absent) the database at `path`, waiting up to `busyTimeout` seconds
-    /// for other connections' locks before a call fails as busy.
-    init(path: String, busyTimeout: Double) throws(SQLiteError) {
+    /// How a connection may use its database file.
+    enum Access {
+        /// Read and write, creating the file when absent.
+        case readWrite
+        /// Read only (`mode=ro`); other connections may still write.
+        case readOnly
+        /// Read only, assuming nobody changes the file (`immutable=1`): no locks and no
+        /// write-ahead-log index, so it opens on a volume that cannot be written.
+        case immutable
+    }
+
+    /// Opens the database at `path` for `access`, waiting up to `busyTimeout` seconds for other
+    /// connections' locks before a call fails as busy.
+    init(path: String, access: Access, busyTimeout: Double) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let (mode, query) = switch access {
+        case .readWrite: (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "")
+        case .readOnly: (SQLITE_OPEN_READONLY, "?mode=ro")
+        case .immutable: (SQLITE_OPEN_READONLY, "?immutable=1")
+        }
+        let flags = mode | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(Self.uri(path) + query, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(handle)
@@ -65,6 +81,18 @@ final class SQLiteConnection {
             try? run("ROLLBACK")
             throw error
         }
+    }
+
+    /// `path` as an SQLite URI filename, with the characters URIs reserve percent-encoded.
+    private static func uri(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += "%" + String(character.value, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped
     }
 
     /// The first line of a statement, quoted, to name it in an error.
