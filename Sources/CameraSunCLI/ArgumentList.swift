@@ -68,18 +68,26 @@ struct ArgumentList {
         try option("seed", expected: "a whole number ≥ 0") { UInt64($0) } ?? 1
     }
 
-    /// `--shutter`: a duration (see `ShutterSpeed`).
+    /// `--shutter`: a duration (see `ShutterSpeed`) that no camera can mistake for none or forever.
     mutating func shutter() throws(CLIError) -> MediaTime? {
-        try option("shutter", expected: "a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250", ShutterSpeed.parse)
+        guard let text = try option("shutter") else { return nil }
+        guard let duration = ShutterSpeed.parse(text) else {
+            throw .usage("--shutter '\(text)' is not a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250 — see 'camerasun help \(command)'")
+        }
+        guard duration.isNumeric, duration.seconds > 0, duration.seconds < ShutterSpeed.longest else {
+            throw .usage("--shutter '\(text)' is \(duration.seconds > 0 ? "longer than an hour" : "shorter than a nanosecond") — "
+                + "a bare number is microseconds: 4000 is 1/250 s")
+        }
+        return duration
     }
 
-    /// `--gain G` (analogue gain) or `--iso N` (`baseISO` per unit of gain), not both.
-    mutating func gain(baseISO: Double) throws(CLIError) -> Double? {
+    /// `--gain G` (analogue gain) or `--iso N`, not both.
+    mutating func gain() throws(CLIError) -> GainFlag? {
         let gain = try double("gain"), iso = try double("iso")
         if gain != nil && iso != nil {
             throw .usage("--gain and --iso both set the gain — give one of them")
         }
-        return gain ?? iso.map { $0 / baseISO }
+        return gain.map(GainFlag.gain) ?? iso.map(GainFlag.iso)
     }
 
     /// The next positional argument, consumed.

@@ -3,6 +3,9 @@ import CameraCore
 /// The `camerasun` command: reads the command name, runs it, and turns errors into the
 /// one-line message and exit code of CLI.md.
 public enum CommandLineTool {
+    /// What `camerasun --version` prints after the name.
+    static let version = "0.2.0"
+
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String]) async -> Int32 {
         let terminal = Terminal()
@@ -23,13 +26,22 @@ public enum CommandLineTool {
         }
     }
 
+    /// Bare `camerasun`, or `camerasun` followed by `serve`'s flags, serves the viewfinder;
+    /// `COMMAND --help` is `help COMMAND`.
     private static func dispatch(_ arguments: [String], terminal: Terminal) async throws {
-        guard let command = arguments.first else {
-            try await ServeCommand.run(ArgumentList([], command: "serve"), terminal: terminal)
+        guard let command = arguments.first, !(command.hasPrefix("--") && !["--help", "--version"].contains(command)) else {
+            try await ServeCommand.run(ArgumentList(arguments, command: "serve"), terminal: terminal)
             return
         }
         let rest = Array(arguments.dropFirst())
+        if command != "help", rest.contains("--help") || rest.contains("-h") {
+            try HelpCommand.run(ArgumentList([command], command: "help"), terminal: terminal)
+            return
+        }
         switch command {
+        case "--version", "version":
+            try ArgumentList(rest, command: command).finish()
+            terminal.print("camerasun \(version)")
         case "help", "--help", "-h":
             try HelpCommand.run(ArgumentList(rest, command: "help"), terminal: terminal)
         case "serve":

@@ -13,12 +13,12 @@ struct ExposureChoice {
 
     /// Without `--shutter` the exposure comes from the scene's ground truth, which only a
     /// simulated camera knows.
-    static func resolve(shutter: MediaTime?, gain: Double?, bias: Double, camera: any CaptureDevice) throws -> ExposureChoice {
+    static func resolve(shutter: MediaTime?, gain flag: GainFlag?, bias: Double, camera: any CaptureDevice) throws -> ExposureChoice {
         let caps = camera.capabilities
-        if let gain { _ = try ValueOutOfRangeError.check(gain, in: caps.analogueGain, setting: "--gain") }
+        let gain = try flag?.analogueGain(on: caps)
         if let shutter {
             _ = try ValueOutOfRangeError.check(shutter.seconds, in: caps.exposureDuration, setting: "--shutter", unit: "s")
-            return ExposureChoice(duration: shutter, gain: gain ?? 1, digitalGain: 1)
+            return ExposureChoice(duration: shutter, gain: gain ?? caps.analogueGain.lowerBound, digitalGain: 1)
         }
         guard let simulated = camera as? SimulatedCamera else {
             throw CLIError.usage("\(camera.localizedName) cannot work out an exposure for --gain alone — give --shutter as well")

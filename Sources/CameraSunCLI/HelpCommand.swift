@@ -20,13 +20,21 @@ enum HelpCommand {
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]
     (default: sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
+
+    capture flags (meter, photo, serve): --width W --height H --framerate F (the camera's nearest
+    format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
+    error), --seed N, --realtime|--no-realtime, --flicker off|50|60|auto (default auto),
+    --awb auto|incandescent|fluorescent|daylight|cloudy|locked, --awbgains R,B, --lens-position P
+    (0 nearest … 1 infinity), --torch.
+
+    camerasun COMMAND --help shows a command's options; camerasun --version its version.
     Errors exit 2 for bad usage, 1 for failures.
     """
 
     static let commands: [String: String] = [
         "serve": """
         usage: camerasun serve [--source SPEC] [--listen HOST:PORT] [--token T] [--library DIR]
-                               [--width W --height H --framerate F] [--seed N] [--realtime|--no-realtime]
+                               [capture flags (camerasun help): --width W --height H --framerate F, --flicker …]
         Serves the browser viewfinder (also what bare `camerasun` does): prints the URL to open, then
         on a terminal one status line (brightness bar, EV, shutter, ISO, fps, viewers) until Ctrl-C.
         --listen defaults to 127.0.0.1:8080 (port 0 picks a free port, which the URL shows). Any
@@ -38,7 +46,7 @@ enum HelpCommand {
         """,
         "meter": """
         usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shutter S --gain G]
-                               [--width W --height H --framerate F] [--seed N] [--realtime|--no-realtime]
+                               [capture flags (camerasun help): --width W --height H --framerate F, --flicker …]
                                [--lang en|zh] [--json]
         Runs the camera and prints each frame's analysis: brightness (mean Rec.709 luma of the
         encoded image, 0…1), linear mean, metering error in EV, exposure time, ISO, clipped and sun
@@ -51,8 +59,8 @@ enum HelpCommand {
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
-                               [--flash off|on|auto] [--count N] [--library DIR] [--width W --height H]
-                               [--framerate F] [--seed N] [--quality Q] [--no-zsl] [--realtime|--no-realtime] [--json]
+                               [--flash off|on|auto] [--count N] [--library DIR] [--quality Q] [--no-zsl]
+                               [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
         Checks that the library's disk has room for the whole burst, waits for auto-exposure to
         settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,
         default 1) as overlapping requests and writes each into the library (--library DIR, default

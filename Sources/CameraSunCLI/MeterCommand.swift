@@ -42,7 +42,7 @@ enum MeterCommand {
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: frameLimit == nil)
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
-        let gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
+        let gain = try arguments.gain()
         let metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
                                             MeteringMode.init(parsing:)) ?? .sunAware
         let language = try arguments.option("lang", expected: "en or zh", AdviceLanguage.init(rawValue:)) ?? .english

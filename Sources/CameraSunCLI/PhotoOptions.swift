@@ -29,7 +29,7 @@ struct PhotoOptions {
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
-    private let gain: Double?
+    private let gain: GainFlag?
 
     init(parsing arguments: ArgumentList) throws {
         var arguments = arguments
@@ -45,7 +45,7 @@ struct PhotoOptions {
         metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
                                         MeteringMode.init(parsing:)) ?? .sunAware
         shutter = try arguments.shutter()
-        gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
+        gain = try arguments.gain()
         if gain != nil && shutter == nil {
             throw CLIError.usage("--gain (or --iso) without --shutter — give --shutter too for a fixed exposure, "
                 + "or neither to let auto-exposure choose both")
@@ -64,8 +64,7 @@ struct PhotoOptions {
             metering: metering)
         if let shutter {
             let duration = try ValueOutOfRangeError.check(shutter.seconds, in: capabilities.exposureDuration, setting: "--shutter", unit: "s")
-            let gain = try ValueOutOfRangeError.check(gain ?? capabilities.analogueGain.lowerBound, in: capabilities.analogueGain,
-                                                      setting: "--gain")
+            let gain = try gain?.analogueGain(on: capabilities) ?? capabilities.analogueGain.lowerBound
             settings.exposureMode = .custom(duration: duration, gain: gain)
         }
         return settings

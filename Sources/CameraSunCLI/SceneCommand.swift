@@ -67,7 +67,7 @@ enum SceneCommand {
         }
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
-        let gain = try arguments.gain(baseISO: SimulatedCamera.standardCapabilities.baseISO)
+        let gain = try arguments.gain()
         let width = try arguments.positiveInt("width") ?? 1920
         let height = try arguments.positiveInt("height") ?? 1080
         let seed = try arguments.seed()
