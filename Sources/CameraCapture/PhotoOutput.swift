@@ -89,10 +89,11 @@ public final class PhotoOutput: CaptureOutput {
     /// request failed; a reused settings id fails before `willBegin`.
     public func capture(_ settings: PhotoSettings, events: (@Sendable (PhotoCaptureEvent) -> Void)? = nil) async throws(PhotoCaptureError) -> CapturedPhoto {
         let notify = events ?? { _ in }
-        let current: CapturedFrame? = try state.withLock { (state: inout State) throws(PhotoCaptureError) in
+        var current: CapturedFrame? = try state.withLock { (state: inout State) throws(PhotoCaptureError) in
             guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
             return state.latest
         }
+        let sequenceAtRequest = current?.sequenceNumber
         try validate(settings)
         await acquireSlot()
         defer { releaseSlot() }
@@ -102,11 +103,11 @@ public final class PhotoOutput: CaptureOutput {
         let result: Result<CapturedPhoto, PhotoCaptureError>
         var captured = false
         do {
-            let shot = try await shoot(settings, current: current)
+            let shot = try await shoot(settings, current: &current)
             notify(.didCapture)
             captured = true
             result = .success(try await process(shot.frame, flash: shot.flash, settings: settings, captureDate: captureDate,
-                                                sequenceAtRequest: current?.sequenceNumber))
+                                                sequenceAtRequest: sequenceAtRequest))
         } catch {
             // A request that got no frame still passes every stage, so each is reported exactly once.
             if !captured { notify(.didCapture) }
@@ -127,21 +128,19 @@ public final class PhotoOutput: CaptureOutput {
     }
 
     /// The photo's frame and what the flash did for it: the frame the main flash lit when the
-    /// flash fires, else the one `chooseFrame` picks.
-    private func shoot(_ settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
-        var current = current
+    /// flash fires, else the one `chooseFrame` picks from `current`, the frame current at the
+    /// request. A flash photo lets go of `current` before its flash sequence: a device has only a
+    /// few buffers, and the sequence needs them for its own frames while outputs hold the newest.
+    private func shoot(_ settings: PhotoSettings, current: inout CapturedFrame?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
         if settings.flashMode != .off {
-            let reference: CapturedFrame
-            if let current {
-                reference = current
-            } else {
-                reference = try await nextFrame(after: nil, converged: false, within: frameWait)
+            if current == nil {
+                current = try await nextFrame(after: nil, converged: false, within: frameWait)
             }
-            if let flash = try flashToFire(settings.flashMode, judgedBy: reference) {
+            if let flash = try flashToFire(settings.flashMode, judgedBy: current) {
+                current = nil
                 let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
                 return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
             }
-            current = reference
         }
         let frame = try await chooseFrame(for: settings, current: current)
         return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
@@ -149,7 +148,8 @@ public final class PhotoOutput: CaptureOutput {
 
     /// The stream's flash when this photo fires it: always for `on` (a camera without one is an
     /// error), for `auto` when `reference` shows a dim scene; nil when the flash stays dark.
-    private func flashToFire(_ mode: PhotoSettings.FlashMode, judgedBy reference: CapturedFrame) throws(PhotoCaptureError) -> StreamFlash? {
+    private func flashToFire(_ mode: PhotoSettings.FlashMode, judgedBy reference: CapturedFrame?) throws(PhotoCaptureError) -> StreamFlash? {
+        guard let reference else { return nil }
         switch mode {
         case .off:
             return nil
