@@ -67,6 +67,9 @@ public final class PhotoOutput: CaptureOutput {
     /// Requests waiting for a frame (a later one, or the first): for status displays and tests.
     public var pendingFrameRequests: Int { state.withLock { $0.waiters.count } }
 
+    /// Requests waiting for one of the `maximumInFlight` slots.
+    var requestsWaitingForTurn: Int { state.withLock { $0.slotWaiters.count } }
+
     // MARK: CaptureOutput
 
     public func receive(_ frame: CapturedFrame) {
@@ -89,11 +92,15 @@ public final class PhotoOutput: CaptureOutput {
     /// request failed; a reused settings id fails before `willBegin`.
     public func capture(_ settings: PhotoSettings, events: (@Sendable (PhotoCaptureEvent) -> Void)? = nil) async throws(PhotoCaptureError) -> CapturedPhoto {
         let notify = events ?? { _ in }
-        var current: CapturedFrame? = try state.withLock { (state: inout State) throws(PhotoCaptureError) in
+        // Only a photo that may be the frame current at the request keeps it while it waits its
+        // turn: the device has few buffers, and a flash sequence or a later frame needs them.
+        var request = try state.withLock { (state: inout State) throws(PhotoCaptureError) -> RequestFrame in
             guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
-            return state.latest
+            guard let latest = state.latest else { return RequestFrame(frame: nil, flash: nil, sequence: nil) }
+            let flash = FlashDecision(settings.flashMode, judgedBy: latest)
+            let keeps = !flash.fires && (settings.zeroShutterLag || settings.qualityPrioritization == .speed)
+            return RequestFrame(frame: keeps ? latest : nil, flash: flash, sequence: latest.sequenceNumber)
         }
-        let sequenceAtRequest = current?.sequenceNumber
         try validate(settings)
         await acquireSlot()
         defer { releaseSlot() }
@@ -103,11 +110,11 @@ public final class PhotoOutput: CaptureOutput {
         let result: Result<CapturedPhoto, PhotoCaptureError>
         var captured = false
         do {
-            let shot = try await shoot(settings, current: &current)
+            let shot = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
             notify(.didCapture)
             captured = true
             result = .success(try await process(shot.frame, flash: shot.flash, settings: settings, captureDate: captureDate,
-                                                sequenceAtRequest: sequenceAtRequest))
+                                                sequenceAtRequest: request.sequence))
         } catch {
             // A request that got no frame still passes every stage, so each is reported exactly once.
             if !captured { notify(.didCapture) }
@@ -128,44 +135,32 @@ public final class PhotoOutput: CaptureOutput {
     }
 
     /// The photo's frame and what the flash did for it: the frame the main flash lit when the
-    /// flash fires, else the one `chooseFrame` picks from `current`, the frame current at the
-    /// request. A flash photo lets go of `current` before its flash sequence: a device has only a
-    /// few buffers, and the sequence needs them for its own frames while outputs hold the newest.
-    private func shoot(_ settings: PhotoSettings, current: inout CapturedFrame?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
-        if settings.flashMode != .off {
-            if current == nil {
-                current = try await nextFrame(after: nil, converged: false, within: frameWait)
-            }
-            if let flash = try flashToFire(settings.flashMode, judgedBy: current) {
-                current = nil
-                let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
-                return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
-            }
+    /// flash fires, else the one `chooseFrame` picks — `current`, the frame kept from the
+    /// request, or one after frame `sequence`. `flash` is nil when no frame had come by the
+    /// request: the first one to come judges it then.
+    private func shoot(_ settings: PhotoSettings, current: inout CapturedFrame?, flash: FlashDecision?,
+                       after sequence: UInt64?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
+        var decision = flash
+        if settings.flashMode != .off, decision == nil {
+            let first = try await nextFrame(after: nil, converged: false, within: frameWait)
+            decision = FlashDecision(settings.flashMode, judgedBy: first)
+            if decision?.fires == false { current = first }
         }
-        let frame = try await chooseFrame(for: settings, current: current)
-        return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
-    }
-
-    /// The stream's flash when this photo fires it: always for `on` (a camera without one is an
-    /// error), for `auto` when `reference` shows a dim scene; nil when the flash stays dark.
-    private func flashToFire(_ mode: PhotoSettings.FlashMode, judgedBy reference: CapturedFrame?) throws(PhotoCaptureError) -> StreamFlash? {
-        guard let reference else { return nil }
-        switch mode {
-        case .off:
-            return nil
-        case .on:
-            guard let flash = reference.flash else {
-                throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
-            }
-            return flash
-        case .auto:
-            return SceneFlags(statistics: reference.statistics, metadata: reference.metadata).lowLight ? reference.flash : nil
+        switch decision {
+        case .fire(let flash):
+            let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
+            return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
+        case .missing:
+            throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
+        case .dark, nil:
+            let frame = try await chooseFrame(for: settings, current: current, after: current?.sequenceNumber ?? sequence)
+            return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
         }
     }
 
-    /// The frame the photo is made of: the current one (zero shutter lag), the next one, or the
-    /// next converged one for `.quality`.
-    private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> CapturedFrame {
+    /// The frame the photo is made of: `current` (zero shutter lag), the next one after frame
+    /// `sequence`, or the next converged one for `.quality`.
+    private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?, after sequence: UInt64?) async throws(PhotoCaptureError) -> CapturedFrame {
         switch settings.qualityPrioritization {
         case .speed:
             if let current { return current }
@@ -173,11 +168,11 @@ public final class PhotoOutput: CaptureOutput {
             if settings.zeroShutterLag, let current { return current }
         case .quality:
             if let current, current.threeA.exposureState != .searching, settings.zeroShutterLag { return current }
-            if let converged = try? await nextFrame(after: current?.sequenceNumber, converged: true, within: PhotoOutput.convergenceWait) {
+            if let converged = try? await nextFrame(after: sequence, converged: true, within: PhotoOutput.convergenceWait) {
                 return converged
             }
         }
-        return try await nextFrame(after: settings.zeroShutterLag ? nil : current?.sequenceNumber, converged: false, within: frameWait)
+        return try await nextFrame(after: settings.zeroShutterLag ? nil : sequence, converged: false, within: frameWait)
     }
 
     /// Waits for a frame later than `sequence` (any frame when nil), converged if asked.
@@ -261,6 +256,14 @@ public final class PhotoOutput: CaptureOutput {
 }
 
 extension PhotoOutput {
+    /// What a request keeps of the frame current when it was made: its sequence number, what
+    /// the flash does, and the frame itself only while it may become the photo.
+    struct RequestFrame {
+        var frame: CapturedFrame?
+        let flash: FlashDecision?
+        let sequence: UInt64?
+    }
+
     /// A request waiting for a frame.
     struct Waiter {
         let id: UInt64

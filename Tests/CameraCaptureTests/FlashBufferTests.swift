@@ -15,7 +15,7 @@ struct FlashBufferTests {
     /// until its time limit with "the photo output has no frames".
     @Test("A flash photo while the app holds a frame: the pre-flash and flash frames still find buffers")
     func appHoldsAFrame() async throws {
-        try await FlashPhotoTests.withSettledCamera(FlashPhotoTests.candlelitCard, frameWait: .milliseconds(250)) { _, photos, frames in
+        try await FlashPhotoTests.withSettledCamera(FlashPhotoTests.candlelitCard, frameWait: .seconds(1)) { _, photos, frames in
             var iterator = frames.frames.makeAsyncIterator()
             let held = try #require(await iterator.next())
             // A later frame, so the frame current at the request is not the one held.
