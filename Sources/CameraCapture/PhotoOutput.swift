@@ -198,8 +198,25 @@ public final class PhotoOutput: CaptureOutput {
         }
     }
 
+    /// Encodes run here, off the Swift concurrency pool: an encode never suspends, so a burst of
+    /// them would hold the pool's few threads and keep the capture loop and every task awaiting
+    /// a photo (or reporting one) from running.
+    private static let encoding = DispatchQueue(label: "camerasun.photo-encoding", attributes: .concurrent)
+
+    /// The photo of `frame`, encoded on `encoding`.
     private func process(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
                          sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
+        try await withCheckedContinuation { continuation in
+            PhotoOutput.encoding.async {
+                continuation.resume(returning: Result { () throws(PhotoCaptureError) in
+                    try self.encode(frame, flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                })
+            }
+        }.get()
+    }
+
+    private func encode(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
+                        sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
