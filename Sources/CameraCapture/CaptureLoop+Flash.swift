@@ -22,6 +22,15 @@ extension CaptureLoop {
         return step
     }
 
+    /// Tells the flash photo being taken that the device lost a frame: the flash fires again if
+    /// the frame may have carried it, and the photo fails once its sequence has taken too many.
+    mutating func flashFrameLost() {
+        guard var photo = flashPhoto else { return }
+        let step = photo.sequence.frameLost()
+        flashPhoto = photo
+        finishFlashPhoto(step, frames: [])
+    }
+
     /// Answers the request when `step` ends the flash photo: with the lit frame as its requester
     /// receives it, or the failure.
     mutating func finishFlashPhoto(_ step: FlashSequence.Step, frames: [CapturedFrame]) {
@@ -34,7 +43,7 @@ extension CaptureLoop {
             let route = routes.firstIndex { ObjectIdentifier($0.output) == request.requester }
             result = route.map { .success(FlashCapture(frame: frames[$0], exposure: exposure)) } ?? .failure(.notRunning)
         case .failed(let message):
-            result = .failure(.processingFailed(message))
+            result = .failure(.flashFailed(message))
         }
         flash?.complete(request.id, with: result)
         endFlashPhoto()

@@ -60,9 +60,14 @@ struct CaptureLoop: Sendable {
             } catch CaptureError.frameDropped(let reason) {
                 gaps.deviceDropped()
                 fanOut(DroppedFrame(reason: reason, sequenceNumber: nil))
+                flashFrameLost()
+                // A device out of buffers fails at once: waiting lets the outputs give some back.
+                await Task.yield()
                 continue
             } catch CaptureError.interrupted(let reason, _) {
                 if let failure = await waitOut(reason) { return failure }
+                // The restart dropped any flash waiting for its frame.
+                flashFrameLost()
                 continue
             } catch {
                 if Task.isCancelled { break }
@@ -84,6 +89,7 @@ struct CaptureLoop: Sendable {
     private mutating func process(_ frame: Frame) throws(CaptureError) {
         for missing in gaps.missingBefore(frame.sequenceNumber) {
             fanOut(DroppedFrame(reason: .discontinuity, sequenceNumber: missing))
+            flashFrameLost()
         }
         let statistics: FrameStatistics
         var controls: SensorControls

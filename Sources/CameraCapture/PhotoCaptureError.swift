@@ -8,6 +8,8 @@ public enum PhotoCaptureError: Error, Equatable, Sendable, CustomStringConvertib
     case unsupported(String)
     /// Encoding the frame failed.
     case processingFailed(String)
+    /// The flash photo could not be taken: what did not happen, and why when it is known.
+    case flashFailed(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum PhotoCaptureError: Error, Equatable, Sendable, CustomStringConvertib
             "the photo output has no frames — add it to a session and start the session first"
         case .unsupported(let what): "\(what)"
         case .processingFailed(let what): "photo processing failed: \(what)"
+        case .flashFailed(let what): "the flash photo was not taken: \(what)"
         }
     }
 }

@@ -67,6 +67,9 @@ public final class PhotoOutput: CaptureOutput {
     /// Requests waiting for a frame (a later one, or the first): for status displays and tests.
     public var pendingFrameRequests: Int { state.withLock { $0.waiters.count } }
 
+    /// Requests waiting for one of the `maximumInFlight` slots.
+    var requestsWaitingForTurn: Int { state.withLock { $0.slotWaiters.count } }
+
     // MARK: CaptureOutput
 
     public func receive(_ frame: CapturedFrame) {
@@ -89,9 +92,14 @@ public final class PhotoOutput: CaptureOutput {
     /// request failed; a reused settings id fails before `willBegin`.
     public func capture(_ settings: PhotoSettings, events: (@Sendable (PhotoCaptureEvent) -> Void)? = nil) async throws(PhotoCaptureError) -> CapturedPhoto {
         let notify = events ?? { _ in }
-        let current: CapturedFrame? = try state.withLock { (state: inout State) throws(PhotoCaptureError) in
+        // Only a photo that may be the frame current at the request keeps it while it waits its
+        // turn: the device has few buffers, and a flash sequence or a later frame needs them.
+        var request = try state.withLock { (state: inout State) throws(PhotoCaptureError) -> RequestFrame in
             guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
-            return state.latest
+            guard let latest = state.latest else { return RequestFrame(frame: nil, flash: nil, sequence: nil) }
+            let flash = FlashDecision(settings.flashMode, judgedBy: latest)
+            let keeps = !flash.fires && (settings.zeroShutterLag || settings.qualityPrioritization == .speed)
+            return RequestFrame(frame: keeps ? latest : nil, flash: flash, sequence: latest.sequenceNumber)
         }
         try validate(settings)
         await acquireSlot()
@@ -102,11 +110,11 @@ public final class PhotoOutput: CaptureOutput {
         let result: Result<CapturedPhoto, PhotoCaptureError>
         var captured = false
         do {
-            let shot = try await shoot(settings, current: current)
+            let shot = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
             notify(.didCapture)
             captured = true
             result = .success(try await process(shot.frame, flash: shot.flash, settings: settings, captureDate: captureDate,
-                                                sequenceAtRequest: current?.sequenceNumber))
+                                                sequenceAtRequest: request.sequence))
         } catch {
             // A request that got no frame still passes every stage, so each is reported exactly once.
             if !captured { notify(.didCapture) }
@@ -127,45 +135,32 @@ public final class PhotoOutput: CaptureOutput {
     }
 
     /// The photo's frame and what the flash did for it: the frame the main flash lit when the
-    /// flash fires, else the one `chooseFrame` picks.
-    private func shoot(_ settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
-        var current = current
-        if settings.flashMode != .off {
-            let reference: CapturedFrame
-            if let current {
-                reference = current
-            } else {
-                reference = try await nextFrame(after: nil, converged: false, within: frameWait)
-            }
-            if let flash = try flashToFire(settings.flashMode, judgedBy: reference) {
-                let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
-                return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
-            }
-            current = reference
+    /// flash fires, else the one `chooseFrame` picks — `current`, the frame kept from the
+    /// request, or one after frame `sequence`. `flash` is nil when no frame had come by the
+    /// request: the first one to come judges it then.
+    private func shoot(_ settings: PhotoSettings, current: inout CapturedFrame?, flash: FlashDecision?,
+                       after sequence: UInt64?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
+        var decision = flash
+        if settings.flashMode != .off, decision == nil {
+            let first = try await nextFrame(after: nil, converged: false, within: frameWait)
+            decision = FlashDecision(settings.flashMode, judgedBy: first)
+            if decision?.fires == false { current = first }
         }
-        let frame = try await chooseFrame(for: settings, current: current)
-        return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
-    }
-
-    /// The stream's flash when this photo fires it: always for `on` (a camera without one is an
-    /// error), for `auto` when `reference` shows a dim scene; nil when the flash stays dark.
-    private func flashToFire(_ mode: PhotoSettings.FlashMode, judgedBy reference: CapturedFrame) throws(PhotoCaptureError) -> StreamFlash? {
-        switch mode {
-        case .off:
-            return nil
-        case .on:
-            guard let flash = reference.flash else {
-                throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
-            }
-            return flash
-        case .auto:
-            return SceneFlags(statistics: reference.statistics, metadata: reference.metadata).lowLight ? reference.flash : nil
+        switch decision {
+        case .fire(let flash):
+            let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
+            return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
+        case .missing:
+            throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
+        case .dark, nil:
+            let frame = try await chooseFrame(for: settings, current: current, after: current?.sequenceNumber ?? sequence)
+            return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
         }
     }
 
-    /// The frame the photo is made of: the current one (zero shutter lag), the next one, or the
-    /// next converged one for `.quality`.
-    private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?) async throws(PhotoCaptureError) -> CapturedFrame {
+    /// The frame the photo is made of: `current` (zero shutter lag), the next one after frame
+    /// `sequence`, or the next converged one for `.quality`.
+    private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?, after sequence: UInt64?) async throws(PhotoCaptureError) -> CapturedFrame {
         switch settings.qualityPrioritization {
         case .speed:
             if let current { return current }
@@ -173,11 +168,11 @@ public final class PhotoOutput: CaptureOutput {
             if settings.zeroShutterLag, let current { return current }
         case .quality:
             if let current, current.threeA.exposureState != .searching, settings.zeroShutterLag { return current }
-            if let converged = try? await nextFrame(after: current?.sequenceNumber, converged: true, within: PhotoOutput.convergenceWait) {
+            if let converged = try? await nextFrame(after: sequence, converged: true, within: PhotoOutput.convergenceWait) {
                 return converged
             }
         }
-        return try await nextFrame(after: settings.zeroShutterLag ? nil : current?.sequenceNumber, converged: false, within: frameWait)
+        return try await nextFrame(after: settings.zeroShutterLag ? nil : sequence, converged: false, within: frameWait)
     }
 
     /// Waits for a frame later than `sequence` (any frame when nil), converged if asked.
@@ -203,8 +198,25 @@ public final class PhotoOutput: CaptureOutput {
         }
     }
 
+    /// Encodes run here, off the Swift concurrency pool: an encode never suspends, so a burst of
+    /// them would hold the pool's few threads and keep the capture loop and every task awaiting
+    /// a photo (or reporting one) from running.
+    private static let encoding = DispatchQueue(label: "camerasun.photo-encoding", attributes: .concurrent)
+
+    /// The photo of `frame`, encoded on `encoding`.
     private func process(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
                          sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
+        try await withCheckedContinuation { continuation in
+            PhotoOutput.encoding.async {
+                continuation.resume(returning: Result { () throws(PhotoCaptureError) in
+                    try self.encode(frame, flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                })
+            }
+        }.get()
+    }
+
+    private func encode(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
+                        sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
@@ -261,6 +273,14 @@ public final class PhotoOutput: CaptureOutput {
 }
 
 extension PhotoOutput {
+    /// What a request keeps of the frame current when it was made: its sequence number, what
+    /// the flash does, and the frame itself only while it may become the photo.
+    struct RequestFrame {
+        var frame: CapturedFrame?
+        let flash: FlashDecision?
+        let sequence: UInt64?
+    }
+
     /// A request waiting for a frame.
     struct Waiter {
         let id: UInt64

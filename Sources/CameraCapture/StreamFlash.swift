@@ -13,7 +13,7 @@ struct FlashCapture: Sendable {
 ///
 /// The capture loop takes the requests one at a time, in order — each with its own pre-flash and
 /// flash frames (`FlashSequence`) — as frames come; when the stream ends, the requests still
-/// waiting fail with `notRunning`.
+/// waiting fail, saying so.
 final class StreamFlash: Sendable {
     /// A request as the capture loop sees it: its number and the output that made it.
     struct Request: Sendable {
@@ -37,8 +37,9 @@ final class StreamFlash: Sendable {
     private let state = Locked(State())
 
     /// Asks for a flash photo for `requester` and waits for it. A request not done within `limit`
-    /// for itself and for each request ahead of it fails with `notRunning` (a stream that stopped
-    /// giving frames), as do the requests still waiting when the stream ends.
+    /// for itself and for each request ahead of it fails (a stream that stopped giving frames or
+    /// drops, which its sequence would otherwise count), as do the requests still waiting when
+    /// the stream ends.
     func capture(for requester: some CaptureOutput, within limit: Duration) async throws(PhotoCaptureError) -> FlashCapture {
         let result = await withCheckedContinuation { continuation in
             let accepted = state.withLock { state in
@@ -46,15 +47,18 @@ final class StreamFlash: Sendable {
                 state.nextID += 1
                 let id = state.nextID, ahead = state.queue.count + (state.inProgress == nil ? 0 : 1)
                 let timeout = Task { [weak self] in
-                    try? await Task.sleep(for: limit * (ahead + 1))
+                    let wait = limit * (ahead + 1)
+                    try? await Task.sleep(for: wait)
                     guard !Task.isCancelled else { return }
-                    self?.complete(id, with: .failure(.notRunning))
+                    let queue = ahead == 0 ? "" : " (behind \(ahead) other flash photo\(ahead == 1 ? "" : "s"))"
+                    self?.complete(id, with: .failure(.flashFailed(
+                        "the camera delivered no frame for it in \(wait.seconds) s\(queue) — the stream stalled; check the camera")))
                 }
                 state.queue.append(Waiting(request: Request(id: id, requester: ObjectIdentifier(requester)),
                                            continuation: continuation, timeout: timeout))
                 return true
             }
-            if !accepted { continuation.resume(returning: .failure(.notRunning)) }
+            if !accepted { continuation.resume(returning: .failure(StreamFlash.streamEnded)) }
         }
         return try result.get()
     }
@@ -87,7 +91,11 @@ final class StreamFlash: Sendable {
         ended?.continuation.resume(returning: result)
     }
 
-    /// The stream ended: every request fails with `notRunning`, now and from now on.
+    /// Why a request fails once the stream ended.
+    private static let streamEnded = PhotoCaptureError.flashFailed("the capture stream ended before the flash fired — "
+        + "take the photo while the session runs")
+
+    /// The stream ended: every request fails, now and from now on.
     func close() {
         let ended = state.withLock { state in
             state.isClosed = true
@@ -99,7 +107,7 @@ final class StreamFlash: Sendable {
         }
         for waiting in ended {
             waiting.timeout.cancel()
-            waiting.continuation.resume(returning: .failure(.notRunning))
+            waiting.continuation.resume(returning: .failure(StreamFlash.streamEnded))
         }
     }
 }

@@ -5,13 +5,15 @@ import Foundation
 import PhotoLibrary
 
 /// `camerasun photo`: converges auto-exposure, takes N photos as overlapping requests and writes
-/// each into the photo library as it finishes (CLI.md). A photo the library cannot take is named
-/// on stderr with the reason and kept in a rescue folder; the others go on, and the exit code is 1.
+/// each into the photo library (CLI.md), reporting each the moment it lands — in the order the
+/// photos land, which a burst's overlapping encodes and writes may make differ from the order they
+/// were asked for (each line names its request). A photo the library cannot take is named on
+/// stderr with the reason and kept in a rescue folder; the others go on, and the exit code is 1.
 enum PhotoCommand {
     /// One saved photo in `--json` output. `path` is absolute; `iso` is the EXIF ISO speed (analogue
     /// × digital gain); `flash` the `--flash` mode, `flashFired` whether it fired and `flashPower`
     /// at what power (0…1, absent when it did not); `shutterToFileMs` runs from the request to the
-    /// fsynced file and committed row.
+    /// fsynced file and committed row, read on the thread that committed it.
     struct AssetReport: Encodable {
         let id: String
         let path: String
@@ -28,6 +30,7 @@ enum PhotoCommand {
     }
 
     struct Report: Encodable {
+        /// In the order the photos landed.
         let assets: [AssetReport]
     }
 
@@ -52,8 +55,10 @@ enum PhotoCommand {
         let running = try await PhotoCamera.start(camera, settings: settings)
         let outcomes: [PhotoSaver.Outcome]
         do {
-            let wait = try await running.waitForExposure(frames: exposureFrames, within: exposureWait)
-            report(wait, camera: camera, options: options, terminal: terminal)
+            // Reported and let go of at once: a frame held through the burst is one of the few
+            // buffers the camera's stream (a flash sequence above all) has to work with.
+            report(try await running.waitForExposure(frames: exposureFrames, within: exposureWait),
+                   camera: camera, options: options, terminal: terminal)
             let saver = PhotoSaver(photos: running.photos, library: library)
             outcomes = await saver.takeBurst(count: options.count, window: burstWindow, settings: options.photoSettings) { index, outcome in
                 report(outcome, number: index + 1, of: options.count, in: library, json: options.json, terminal: terminal)
@@ -93,7 +98,7 @@ enum PhotoCommand {
             + "EV \(String(format: "%+.1f", metadata.exposureBias)), \(wait.frame.threeA.meteringMode.commandLineName) metering")
     }
 
-    /// A photo's line as it finishes: on stdout when saved (not with `--json`), on stderr when lost.
+    /// A photo's line as it lands: on stdout when saved (not with `--json`), on stderr when lost.
     private static func report(_ outcome: PhotoSaver.Outcome, number: Int, of count: Int, in library: PhotoLibrary,
                                json: Bool, terminal: Terminal) {
         let label = "photo \(number)/\(count)"

@@ -11,12 +11,14 @@ import Viewfinder
 /// ```
 ///  request ─► PhotoOutput.capture (ZSL frame, JPEG + EXIF) ─► library.add on `writes`
 ///     │                                                        (fsync'ed file, committed row)
-///     └──────────────────────── shutterToFile ────────────────────────┘
+///     └──────────────────────── shutterToFile ────────────────────────┘ ─► landed (reported)
 /// ```
 ///
 /// Library writes block in fsync, so they run on a dispatch queue of their own, off the Swift
-/// concurrency pool that encodes the photos and runs the capture loop: a burst's encodes and
-/// writes overlap.
+/// concurrency pool that runs the capture loop: a burst's encodes and writes overlap. A photo
+/// lands on the thread that stored it, the moment its row is committed: the shutter → file time
+/// is read there and the photo reported at once, one landing at a time, so reports come in the
+/// order the photos land, each before the next lands.
 struct PhotoSaver: Sendable {
     /// A photo in the library.
     struct SavedPhoto: Sendable {
@@ -25,8 +27,11 @@ struct PhotoSaver: Sendable {
         let exposure: Asset.Exposure
         /// Whether the flash fired, and at what power.
         let flash: PhotoFlash
-        /// From the request to the fsynced file and committed catalogue row.
-        let shutterToFile: Duration
+        /// When it was asked for, and when its file was fsynced and its catalogue row committed.
+        let requested: ContinuousClock.Instant
+        let durable: ContinuousClock.Instant
+
+        var shutterToFile: Duration { durable - requested }
     }
 
     /// What became of one request.
@@ -46,6 +51,14 @@ struct PhotoSaver: Sendable {
 
     let photos: PhotoOutput
     let library: PhotoLibrary
+    /// The clock requests and landings are read from: the system's, or a test's.
+    let clock: @Sendable () -> ContinuousClock.Instant
+
+    init(photos: PhotoOutput, library: PhotoLibrary, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.photos = photos
+        self.library = library
+        self.clock = clock
+    }
 
     /// Where photos the library refused are kept: `$TMPDIR/camerasun-rescue`.
     static var rescueDirectory: URL {
@@ -54,58 +67,86 @@ struct PhotoSaver: Sendable {
 
     private static let writes = DispatchQueue(label: "camerasun.photo-library-writes", attributes: .concurrent)
 
-    /// Takes one photo with `settings` and stores it; `requested` is the shutter moment the
-    /// shutter → file time counts from.
-    func take(_ settings: PhotoSettings, requested: ContinuousClock.Instant = .now) async -> Outcome {
+    /// Takes one photo with `settings` and stores it.
+    func take(_ settings: PhotoSettings) async -> Outcome {
+        await take(settings, number: 0, requested: clock(), landing: Landing(clock: clock) { _, _ in })
+    }
+
+    /// Takes `count` photos as overlapping requests — up to `window` between request and file at
+    /// once, a new request as each one lands — and calls `landed` with each request's number
+    /// (0-based) and outcome as it lands, on the thread that stored it, one at a time. Returns the
+    /// outcomes in the order they landed.
+    func takeBurst(count: Int, window: Int, settings: @escaping @Sendable () -> PhotoSettings,
+                   landed: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }) async -> [Outcome] {
+        let landing = Landing(clock: clock, report: landed)
+        await withTaskGroup(of: Void.self) { group in
+            var issued = 0
+            func issueNext() {
+                let index = issued, requested = clock()
+                group.addTask { _ = await take(settings(), number: index, requested: requested, landing: landing) }
+                issued += 1
+            }
+            while issued < min(window, count) { issueNext() }
+            for await _ in group {
+                if issued < count { issueNext() }
+            }
+        }
+        return landing.outcomes
+    }
+
+    /// Takes request `index` and lands its outcome: stored (or rescued) on the blocking-I/O queue.
+    private func take(_ settings: PhotoSettings, number index: Int, requested: ContinuousClock.Instant,
+                      landing: Landing) async -> Outcome {
         let photo: CapturedPhoto
         do {
             photo = try await photos.capture(settings)
         } catch {
-            return .notTaken(error)
+            return landing.land(index) { _ in .notTaken(error) }
         }
         let record = PhotoRecord(photo)
-        switch await store(photo, record: record) {
-        case .success(let asset):
-            return .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash, shutterToFile: .now - requested))
-        case .failure(let error):
-            return .notSaved(error, rescue: Self.rescue(photo))
-        }
-    }
-
-    /// Takes `count` photos as overlapping requests — up to `window` between request and file at
-    /// once, a new request as each one finishes — and calls `finished` with each request's number
-    /// (0-based) and outcome as it completes. Returns the outcomes in request order.
-    func takeBurst(count: Int, window: Int, settings: @escaping @Sendable () -> PhotoSettings,
-                   finished: (Int, Outcome) -> Void = { _, _ in }) async -> [Outcome] {
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var issued = 0
-            func issueNext() {
-                let index = issued, requested = ContinuousClock.now
-                group.addTask { (index, await take(settings(), requested: requested)) }
-                issued += 1
-            }
-            while issued < min(window, count) { issueNext() }
-            var outcomes = [Outcome?](repeating: nil, count: count)
-            for await (index, outcome) in group {
-                outcomes[index] = outcome
-                finished(index, outcome)
-                if issued < count { issueNext() }
-            }
-            return outcomes.compactMap { $0 }
-        }
-    }
-
-    /// Adds `photo` to the library on the blocking-I/O queue, with its exposure and metering.
-    private func store(_ photo: CapturedPhoto, record: PhotoRecord) async -> Result<Asset, PhotoLibraryError> {
-        await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             Self.writes.async {
-                continuation.resume(returning: Result { () throws(PhotoLibraryError) in
-                    try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
-                                    height: photo.size.height, exposure: record.exposure,
-                                    meteringStatistics: record.meteringStatistics)
-                })
+                let outcome: Outcome
+                do throws(PhotoLibraryError) {
+                    let asset = try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
+                                                height: photo.size.height, exposure: record.exposure,
+                                                meteringStatistics: record.meteringStatistics)
+                    outcome = landing.land(index) { durable in
+                        .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash,
+                                          requested: requested, durable: durable))
+                    }
+                } catch {
+                    let rescue = Self.rescue(photo)
+                    outcome = landing.land(index) { _ in .notSaved(error, rescue: rescue) }
+                }
+                continuation.resume(returning: outcome)
             }
         }
+    }
+
+    /// A burst's outcomes as they land, one at a time: each is made with the clock's reading at
+    /// its landing and reported before the next lands, so the readings rise in landing order.
+    private final class Landing: Sendable {
+        private let landed = Locked<[Outcome]>([])
+        private let clock: @Sendable () -> ContinuousClock.Instant
+        private let report: @Sendable (Int, Outcome) -> Void
+
+        init(clock: @escaping @Sendable () -> ContinuousClock.Instant, report: @escaping @Sendable (Int, Outcome) -> Void) {
+            self.clock = clock
+            self.report = report
+        }
+
+        /// Lands request `index`'s outcome, made from the clock's reading now, and reports it.
+        func land(_ index: Int, _ outcome: (ContinuousClock.Instant) -> Outcome) -> Outcome {
+            landed.withLock { landed in
+                let landing = outcome(clock())
+                report(index, landing)
+                landed.append(landing)
+                return landing
+            }
+        }
+
+        var outcomes: [Outcome] { landed.withLock { $0 } }
     }
 
     /// Writes `photo` into the rescue folder under a name no other run uses, and returns its path.

@@ -38,14 +38,16 @@ struct FlashPhotoTests {
     /// A running session on `scene` with a photo output and a frame output, once auto-exposure
     /// has converged at `bias`. The lens stays at infinity unless `focusMode` says otherwise
     /// (sharp enough at this size, and not re-rendered each frame as autofocus would make it).
+    /// `frameWait` is the photo output's.
     static func withSettledCamera(_ scene: SimulatedScene, bias: Double = 0, focusMode: FocusMode = .locked,
+                                  frameWait: Duration = .seconds(2),
                                   _ body: (SimulatedCamera, PhotoOutput, VideoDataOutput) async throws -> Void) async throws {
         let camera = try SimulatedCamera(scene: scene, format: format)
         try camera.configure { settings in
             settings.exposureBias = bias
             settings.focusMode = focusMode
         }
-        let photos = PhotoOutput(), frames = VideoDataOutput()
+        let photos = PhotoOutput(frameWait: frameWait), frames = VideoDataOutput()
         let session = CaptureSession()
         try await session.configure { config in
             try config.add(DeviceInput(camera))
