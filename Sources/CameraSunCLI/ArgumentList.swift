@@ -75,7 +75,7 @@ struct ArgumentList {
             throw .usage("--shutter '\(text)' is not a duration such as 4000 (µs), 4000us, 4ms, 0.004s or 1/250 — see 'camerasun help \(command)'")
         }
         guard duration.isNumeric, duration.seconds > 0, duration.seconds < ShutterSpeed.longest else {
-            throw .usage("--shutter '\(text)' is \(duration.seconds > 0 ? "longer than an hour" : "shorter than a nanosecond") — "
+            throw .usage("--shutter '\(text)' is \(duration.seconds > 0 ? "longer than an hour" : "shorter than a microsecond") — "
                 + "a bare number is microseconds: 4000 is 1/250 s")
         }
         return duration

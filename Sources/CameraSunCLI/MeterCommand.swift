@@ -142,6 +142,7 @@ enum MeterCommand {
     }
 
     /// "▕██████░░░░▏ 0.42  EV +0.0 (err -0.3)  1/500 s  ISO 50  clip 1.2%  sun 0.4%  30.0 fps  advice"
+    /// ("– fps" in the first second, before the rate is known).
     static func statusLine(_ report: FrameReport, fps: Double) -> String {
         "▕\(Terminal.bar(report.brightness))▏ \(String(format: "%.2f", report.brightness))"
             + "  EV \(String(format: "%+.1f", report.evBias)) (error \(String(format: "%+.1f", report.evError)))"
@@ -149,7 +150,7 @@ enum MeterCommand {
             + "  ISO \(Int(report.iso.rounded()))"
             + "  clip \(String(format: "%.1f", report.clippedFraction * 100))%"
             + "  sun \(String(format: "%.1f", report.sunFraction * 100))%"
-            + "  \(String(format: "%.1f", fps)) fps"
+            + "  \(fps > 0 ? String(format: "%.1f", fps) : "–") fps"
             + (report.dropped > 0 ? "  dropped \(report.dropped)" : "")
             + "  \(report.advice)"
     }

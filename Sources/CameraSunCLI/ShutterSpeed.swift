@@ -7,7 +7,7 @@ enum ShutterSpeed {
     /// Durations from this long on are not a shutter speed, in seconds.
     static let longest = 3600.0
 
-    /// The duration `text` names, exact for fractions and to the nanosecond otherwise; nil when
+    /// The duration `text` names, exact for fractions and to the microsecond otherwise; nil when
     /// it names none.
     static func parse(_ text: String) -> MediaTime? {
         let text = text.trimmingCharacters(in: .whitespaces).lowercased()
@@ -20,7 +20,7 @@ enum ShutterSpeed {
         for unit in units where text.hasSuffix(unit.suffix) {
             guard let number = Double(text.dropLast(unit.suffix.count)), number > 0, number.isFinite else { return nil }
             let microseconds = number * unit.microseconds
-            return MediaTime(seconds: microseconds / 1_000_000, preferredTimescale: 1_000_000_000)
+            return MediaTime(seconds: microseconds / 1_000_000, preferredTimescale: 1_000_000)
         }
         return nil
     }
