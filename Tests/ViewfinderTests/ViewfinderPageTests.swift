@@ -1,3 +1,5 @@
+import CameraCapture
+import CameraMetering
 import Foundation
 import Testing
 @testable import Viewfinder
@@ -44,14 +46,14 @@ import Testing
         let script = ViewfinderPage.script
         let list = try #require(try matches(of: #"const FLASH_MODES = \[([^\]]*)\]"#, in: script).first)
         let modes = try matches(of: #"'(\w+)'"#, in: list)
-        #expect(modes.first == PhotoCommand.Flash.off.rawValue, "the button starts at off")
-        #expect(modes.sorted() == PhotoCommand.Flash.allCases.map(\.rawValue).sorted(), "the button offers what /api/photo takes")
+        #expect(modes.first == PhotoSettings.FlashMode.off.rawValue, "the button starts at off")
+        #expect(modes.sorted() == PhotoSettings.FlashMode.allCases.map(\.rawValue).sorted(), "the button offers what /api/photo takes")
         #expect(script.contains("post('/api/photo', {flash: prefs.flash})"))
     }
 
     @Test func offersEveryMeteringMode() {
-        for mode in MeteringCommand.Mode.allCases {
-            #expect(ViewfinderPage.html.contains("data-mode=\"\(mode.rawValue)\""), "\(mode)")
+        for (name, _) in MeteringMode.named {
+            #expect(ViewfinderPage.html.contains("data-mode=\"\(name)\""), "\(name)")
         }
     }
 
