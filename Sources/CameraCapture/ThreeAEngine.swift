@@ -59,7 +59,8 @@ public struct ThreeAEngine: Sendable {
                      meteringMode: controls.exposure.meteringMode, exposurePoint: controls.exposure.exposurePoint,
                      focusState: controls.focus.state, focusPoint: controls.focusPoint,
                      whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
-                     locks: controls.locks, flicker: controls.exposure.detectedFlicker)
+                     locks: controls.locks, flicker: controls.exposure.detectedFlicker,
+                     watchdogReason: controls.exposure.watchdogReason)
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor

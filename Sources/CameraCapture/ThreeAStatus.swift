@@ -21,12 +21,16 @@ public struct ThreeAStatus: Sendable, Hashable {
     public var locks: ThreeAControls.Locks
     /// Mains flicker seen as moving bands between the last two frames (100 or 120 Hz), or nil.
     public var flicker: Double?
+    /// Why the exposure watchdog last restarted auto-exposure (`AutoExposure.watchdogReason`), or
+    /// nil when it never had to.
+    public var watchdogReason: String?
 
     public init(exposureState: AEState, exposureError: Double, exposureBias: Double, exposureMode: AutoExposure.Mode = .continuousAuto,
                 meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
                 focusState: FocusState, focusPoint: NormalizedPoint = .center,
                 whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
-                locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false), flicker: Double? = nil) {
+                locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false), flicker: Double? = nil,
+                watchdogReason: String? = nil) {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
@@ -39,6 +43,7 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.whiteBalanceMode = whiteBalanceMode
         self.locks = locks
         self.flicker = flicker
+        self.watchdogReason = watchdogReason
     }
 
     /// The exposure engine has settled on the subject it found itself, with no compensation: a

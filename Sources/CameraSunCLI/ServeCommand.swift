@@ -27,7 +27,8 @@ enum ServeCommand {
         let viewfinder: CameraViewfinder
         do {
             viewfinder = try await CameraViewfinder.start(device: camera, library: library,
-                                                          configuration: CameraViewfinder.Configuration(address: address, token: token))
+                                                          configuration: CameraViewfinder.Configuration(
+                                                              address: address, token: token, formatFallback: opened.format.fallbackReason))
         } catch let error as HTTPServerError {
             throw CLIError.runtime(error.message)
         }
@@ -60,7 +61,8 @@ enum ServeCommand {
                         try await Task.sleep(for: statusInterval)
                         if live, let state = viewfinder.backend.currentState {
                             terminal.status(statusLine(brightness: state.brightness, evBias: state.evBias, exposureTime: state.exposureTime,
-                                                       iso: state.iso, fps: state.fps, viewers: viewfinder.viewerCount))
+                                                       iso: state.iso, fps: state.fps, viewers: viewfinder.viewerCount,
+                                                       warning: warning(interruption: state.interruption, watchdog: state.watchdog)))
                         }
                     }
                 }
@@ -70,14 +72,24 @@ enum ServeCommand {
         }
     }
 
-    /// "▕████████░░░░░░░░░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  30.0 fps  2 viewers"
-    static func statusLine(brightness: Double, evBias: Double, exposureTime: Double, iso: Double, fps: Double, viewers: Int) -> String {
+    /// "▕████████░░░░░░░░░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  30.0 fps  2 viewers", then
+    /// "  ⚠ " and `warning` when there is one.
+    static func statusLine(brightness: Double, evBias: Double, exposureTime: Double, iso: Double, fps: Double, viewers: Int,
+                           warning: String? = nil) -> String {
         "▕\(Terminal.bar(brightness))▏ \(String(format: "%.2f", brightness))"
             + "  EV \(String(format: "%+.1f", evBias))"
             + "  \(ShutterSpeed.describe(MediaTime(seconds: exposureTime, preferredTimescale: 1_000_000)))"
             + "  ISO \(Int(iso.rounded()))"
             + "  \(String(format: "%.1f", fps)) fps"
             + "  \(viewers) viewer\(viewers == 1 ? "" : "s")"
+            + (warning.map { "  ⚠ \($0)" } ?? "")
+    }
+
+    /// What the status line warns of: the camera's interruption (its frames stopped), else the
+    /// exposure watchdog's last restart.
+    static func warning(interruption: String?, watchdog: String?) -> String? {
+        if let interruption { return "camera interrupted (\(interruption))" }
+        return watchdog.map { "auto-exposure watchdog: \($0)" }
     }
 
     /// `--listen HOST:PORT` (port 0 picks a free port).

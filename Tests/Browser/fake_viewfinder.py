@@ -2,7 +2,9 @@
 """A stand-in for `camerasun serve`, for developing the viewfinder page and its browser test
 without a camera: CLI.md's "Viewfinder HTTP API" plus the page's optional extensions (listed in
 Sources/Viewfinder/Page/ViewfinderPage.swift: /stream?overlay=zebra,sun, targetBrightness, adviceZh,
-zoom, zoomRange) over a synthetic backlit sunset whose brightness follows the EV bias. It keeps
+zoom, zoomRange) and the camera settings (/api/flicker, /api/whitebalance, /api/focus, /api/torch and
+/state's flicker, whiteBalance, focus, torch, watchdog, interruption, formatFallback) over a synthetic
+backlit sunset whose brightness follows the EV bias. With a token, every route but GET / needs it. It keeps
 no files: photos live in memory. Development only: the browser test runs unchanged against the
 real server.
 
@@ -25,6 +27,9 @@ import preview_geometry
 WIDTH, HEIGHT, FPS = 960, 540, 15
 EV_RANGE, ZOOM_RANGE = (-8.0, 8.0), (1.0, 8.0)
 METERING_MODES = ("average", "centre", "spot", "matrix", "sun")
+FLICKER_MODES = ("off", "50", "60", "auto")
+FOCUS_MODES = ("auto", "continuous", "locked")
+TEMPERATURE_RANGE, TINT_RANGE, GAIN_RANGE, LENS_RANGE = (2000.0, 12000.0), (-50.0, 50.0), (1.0, 16.0), (0.0, 1.0)
 COOKIE = "camerasun_token"
 # BrightnessAdvice's zones: upper bound, English, Chinese (the seed's wording).
 ADVICE = [
@@ -72,6 +77,10 @@ class Camera:
             "locks": {"ae": False, "af": False, "awb": False}, "meteringMode": "sun",
             "exposurePoint": {"x": 0.5, "y": 0.5}, "focusPoint": {"x": 0.5, "y": 0.5}, "zoom": 1.0, "zoomRange": list(ZOOM_RANGE),
             "targetBrightness": 0.55, "fps": float(FPS), "drops": 0, "device": "fake:sunset", "format": f"{WIDTH}x{HEIGHT} MJPEG",
+            "flicker": {"mode": "auto", "detected": None},
+            "whiteBalance": {"mode": "auto", "gains": {"red": 1.0, "green": 1.0, "blue": 1.4}, "temperature": 5200.0, "tint": 0.0},
+            "focus": {"mode": "continuous", "lensPosition": 0.8}, "torch": 0.0,
+            "watchdog": None, "interruption": None, "formatFallback": None,
         }
         self.capture()
         threading.Thread(target=self.run, daemon=True).start()
@@ -166,7 +175,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.dispatch({
             "/api/exposure": self.exposure, "/api/meter": self.meter, "/api/lock": self.lock, "/api/zoom": self.zoom,
-            "/api/metering": self.metering, "/api/photo": self.photo,
+            "/api/metering": self.metering, "/api/photo": self.photo, "/api/flicker": self.flicker,
+            "/api/whitebalance": self.white_balance, "/api/focus": self.focus, "/api/torch": self.torch,
         })
 
     def dispatch(self, routes):
@@ -192,7 +202,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def admit(self, path):
-        """The token rules of AccessPolicy: ?token= sets the cookie; /api and /library need it."""
+        """The token rules of AccessPolicy: ?token= sets the cookie; every route but GET / needs it."""
         if self.token is None:
             return
         given = self.query.get("token")
@@ -200,7 +210,7 @@ class Handler(BaseHTTPRequestHandler):
             if given != self.token:
                 raise ApiError(403, "the token in the address is wrong")
             self.cookie_header = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-        if not (path.startswith("/api/") or path.startswith("/library")):
+        if self.command == "GET" and path == "/":
             return
         authorization = self.headers.get("Authorization", "")
         cookies = dict(part.strip().split("=", 1) for part in self.headers.get("Cookie", "").split(";") if "=" in part)
@@ -310,6 +320,49 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, f"metering mode {body.get('mode')!r} is not one of {', '.join(METERING_MODES)}")
         self.change({"meteringMode": body["mode"]})
 
+    def flicker(self, body):
+        mode = body.get("mode")
+        if mode not in FLICKER_MODES:
+            raise ApiError(400, f'mode: {json.dumps(mode)} is not {", ".join(FLICKER_MODES[:-1])} or {FLICKER_MODES[-1]}')
+        self.change({"flicker": {"mode": mode, "detected": None}})
+
+    def white_balance(self, body):
+        forms = [name for name in ("mode", "temperature", "gains") if name in body]
+        if len(forms) != 1:
+            raise ApiError(400, f'the request body: give exactly one of "mode", "temperature" or "gains" (found {len(forms)})')
+        gains = self.camera.snapshot_state()["whiteBalance"]["gains"]
+        if "mode" in body:
+            if body["mode"] not in ("auto", "locked"):
+                raise ApiError(400, f'mode: {json.dumps(body["mode"])} is not auto or locked')
+            balance = {"mode": body["mode"], "gains": gains, "temperature": 5200.0, "tint": 0.0}
+        elif "temperature" in body:
+            kelvin = number_in(body["temperature"], TEMPERATURE_RANGE, "white-balance temperature")
+            tint = number_in(body.get("tint", 0), TINT_RANGE, "white-balance tint")
+            balance = {"mode": "temperature", "gains": {"red": 1.0, "green": 1.0, "blue": max(1.0, 8000 / kelvin)}, "temperature": kelvin, "tint": tint}
+        else:
+            red = number_in(body["gains"]["red"], GAIN_RANGE, "red white-balance gain")
+            blue = number_in(body["gains"]["blue"], GAIN_RANGE, "blue white-balance gain")
+            balance = {"mode": "gains", "gains": {"red": red, "green": 1.0, "blue": blue}, "temperature": 5200.0, "tint": 0.0}
+        self.change({"whiteBalance": balance})
+
+    def focus(self, body):
+        lens = self.camera.snapshot_state()["focus"]["lensPosition"]
+        if ("mode" in body) == ("lensPosition" in body):
+            raise ApiError(400, 'the request body: give exactly one of "mode" or "lensPosition"')
+        if "mode" in body:
+            if body["mode"] not in FOCUS_MODES:
+                raise ApiError(400, f'mode: {json.dumps(body["mode"])} is not auto, continuous or locked')
+            self.change({"focus": {"mode": body["mode"], "lensPosition": lens}})
+        else:
+            self.change({"focus": {"mode": "manual", "lensPosition": number_in(body["lensPosition"], LENS_RANGE, "lens position")}})
+
+    def torch(self, body):
+        if not isinstance(body.get("on"), bool):
+            raise ApiError(400, "on: expected true or false")
+        if not body["on"] and "level" in body:
+            raise ApiError(400, 'level: a level goes with "on":true only')
+        self.change({"torch": number_in(body.get("level", 1), (0.0, 1.0), "torch level") if body["on"] else 0.0})
+
     def photo(self, _body):
         time.sleep(0.25)   # a capture takes a moment
         state, jpeg = self.camera.snapshot_state(), self.camera.jpeg()[1]
@@ -347,7 +400,7 @@ def main():
     parser.add_argument("--page", required=True, help="the page HTML (written by the Swift test writesThePageForTheBrowserTests)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8099)
-    parser.add_argument("--token", help="require this token on /api and /library, as camerasun serve --token does")
+    parser.add_argument("--token", help="require this token on every route but GET /, as camerasun serve --token does")
     arguments = parser.parse_args()
     _, url = start(arguments.page, arguments.host, arguments.port, arguments.token)
     print(f"fake viewfinder on {url}" + (f"?token={arguments.token}" if arguments.token else ""), flush=True)

@@ -36,6 +36,37 @@ struct ServeTests {
         #expect(state["device"] as? String == "sim:backlit-portrait")
         #expect((state["format"] as? String)?.hasPrefix("160x90 bgra8 @ 15 fps, preview 160x90") == true, "\(state["format"] ?? "")")
         #expect(["searching", "converged", "locked"].contains(state["aeState"] as? String ?? ""))
+        #expect((state["flicker"] as? [String: Any])?["mode"] as? String == "auto", "anti-flicker is on auto by default")
+        #expect((state["whiteBalance"] as? [String: Any])?["mode"] as? String == "auto")
+        #expect((state["focus"] as? [String: Any])?["mode"] as? String == "continuous")
+        #expect(jsonNumber(state["torch"]) == 0, "the simulated camera has a torch, off")
+        for key in ["watchdog", "interruption", "formatFallback"] {
+            #expect(state[key] is NSNull, "\(key): \(state[key] ?? "absent")")
+        }
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("The settings flags show in /state, and the setting routes change it; bad values are 400s")
+    func cameraSettings() async throws {
+        let server = try await ServeProcess.start(Self.smallCamera + ["--flicker", "60", "--awb", "cloudy", "--torch"])
+        let connection = try server.connect()
+        let state = try await connection.json("GET", "/state").object
+        #expect((state["flicker"] as? [String: Any])?["mode"] as? String == "60")
+        let balance = try #require(state["whiteBalance"] as? [String: Any])
+        #expect(balance["mode"] as? String == "temperature" && jsonNumber(balance["temperature"]) == 7000)
+        #expect(jsonNumber(state["torch"]) == 1)
+
+        #expect((try await connection.json("POST", "/api/flicker", #"{"mode":"off"}"#).object["flicker"] as? [String: Any])?["mode"] as? String == "off")
+        let incandescent = try await connection.json("POST", "/api/whitebalance", #"{"temperature":2850}"#).object
+        #expect(jsonNumber((incandescent["whiteBalance"] as? [String: Any])?["temperature"]) == 2850)
+        let tooWarm = try await connection.json("POST", "/api/whitebalance", #"{"temperature":900}"#)
+        #expect(tooWarm.status == 400 && (tooWarm.object["error"] as? String)?.contains("2000…12000 K") == true, "\(tooWarm.object)")
+        let focused = try await connection.json("POST", "/api/focus", #"{"lensPosition":0.4}"#).object
+        #expect((focused["focus"] as? [String: Any])?["mode"] as? String == "manual")
+        let lens = try await connection.state { jsonNumber(($0["focus"] as? [String: Any])?["lensPosition"]) == 0.4 }
+        #expect(jsonNumber((lens["focus"] as? [String: Any])?["lensPosition"]) == 0.4, "the frames are made at the lens position asked for")
+        #expect(jsonNumber(try await connection.json("POST", "/api/torch", #"{"on":false}"#).object["torch"]) == 0)
+        #expect(try await connection.json("POST", "/api/torch", #"{"on":"bright"}"#).status == 400)
         #expect(try await server.interrupt() == 0)
     }
 
@@ -238,6 +269,17 @@ struct ServeOutputTests {
         let line = ServeCommand.statusLine(brightness: 0.42, evBias: -0.66, exposureTime: 0.002, iso: 100, fps: 29.96, viewers: 2)
         #expect(line == "▕████████░░░░░░░░░░░░▏ 0.42  EV -0.7  1/500 s  ISO 100  30.0 fps  2 viewers")
         #expect(ServeCommand.statusLine(brightness: 0, evBias: 0, exposureTime: 0.01, iso: 50, fps: 0, viewers: 1).hasSuffix("  1 viewer"))
+    }
+
+    @Test("The status line warns of an interruption first, else of the exposure watchdog")
+    func statusLineWarnings() {
+        let watchdog = "frames black for 5.0 s at 0.250000 s·gain — restarted auto-exposure"
+        let interrupted = ServeCommand.warning(interruption: "deviceRemoved", watchdog: watchdog)
+        #expect(interrupted == "camera interrupted (deviceRemoved)")
+        #expect(ServeCommand.warning(interruption: nil, watchdog: watchdog) == "auto-exposure watchdog: \(watchdog)")
+        #expect(ServeCommand.warning(interruption: nil, watchdog: nil) == nil)
+        let line = ServeCommand.statusLine(brightness: 0.42, evBias: 0, exposureTime: 0.002, iso: 100, fps: 30, viewers: 1, warning: interrupted)
+        #expect(line.hasSuffix("  1 viewer  ⚠ camera interrupted (deviceRemoved)"), "\(line)")
     }
 
     @Test("help lists serve as the default command and help serve documents its flags")

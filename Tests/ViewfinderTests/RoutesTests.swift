@@ -40,6 +40,42 @@ extension ServerTests {
             #expect(test.backend.commands.isEmpty)
         }
 
+        /// The camera-setting routes (issue 20: they did not exist, every one was a 404).
+        @Test func routesEverySettingToTheBackend() async throws {
+            let test = try TestServer()
+            let connection = try test.connect()
+            let calls = [
+                ("/api/flicker", #"{"mode":"50"}"#), ("/api/whitebalance", #"{"temperature":2850}"#),
+                ("/api/whitebalance", #"{"gains":{"red":1.5,"blue":2}}"#), ("/api/whitebalance", #"{"mode":"locked"}"#),
+                ("/api/focus", #"{"mode":"auto"}"#), ("/api/focus", #"{"lensPosition":0.3}"#),
+                ("/api/torch", #"{"on":true,"level":0.5}"#), ("/api/torch", #"{"on":false}"#),
+            ]
+            for (path, body) in calls {
+                let response = try await connection.request("POST", path, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                #expect(response.status == 200, "\(path) \(body): \(response.text)")
+                #expect(response.text == #"{"aeState":"converged","evBias":0}"#, "a setting answers the new /state")
+            }
+            #expect(test.backend.commands == [
+                "flicker 50", "white balance manualTemperature(2850 K)",
+                "white balance manualGains(CameraCore.WhiteBalanceGains(red: 1.5, green: 1.0, blue: 2.0))", "white balance locked",
+                "focus autoOnce", "focus manual(lensPosition: 0.3)", "torch 0.5", "torch 0.0",
+            ])
+        }
+
+        @Test(arguments: [
+            ("/api/flicker", #"{"mode":"100"}"#, #"mode: "100" is not off, 50, 60 or auto"#),
+            ("/api/whitebalance", #"{"mode":"cloudy"}"#, #"mode: "cloudy" is not auto or locked"#),
+            ("/api/focus", #"{"mode":"macro"}"#, #"mode: "macro" is not auto, continuous or locked"#),
+            ("/api/torch", #"{"level":1}"#, "on: missing — add it to the JSON object"),
+        ])
+        func aBadSettingIsA400NamingTheValue(path: String, body: String, error: String) async throws {
+            let test = try TestServer()
+            let response = try await test.connect().request("POST", path, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+            #expect(response.status == 400)
+            #expect(response.errorMessage == error)
+            #expect(test.backend.commands.isEmpty)
+        }
+
         @Test func servesTheViewfinderPageAtRoot() async throws {
             let test = try TestServer(page: ViewfinderPage.data)
             let response = try await test.connect().request("GET", "/?lang=zh", headers: ["Host": test.host])

@@ -45,7 +45,11 @@ final class FakeBackend: ViewfinderBackend {
 
     func setLocks(_ command: LockCommand) async throws { record("lock \(command)") }
     func zoom(_ command: ZoomCommand) async throws { record("zoom \(command)") }
-    func setMetering(_ command: MeteringCommand) async throws { record("metering \(command.mode)") }
+    func setMetering(_ command: MeteringCommand) async throws { record("metering \(command.mode.name)") }
+    func setFlicker(_ command: FlickerCommand) async throws { record("flicker \(command.mode.rawValue)") }
+    func setWhiteBalance(_ command: WhiteBalanceCommand) async throws { record("white balance \(command.mode)") }
+    func setFocus(_ command: FocusCommand) async throws { record("focus \(command.mode)") }
+    func setTorch(_ command: TorchCommand) async throws { record("torch \(command.level)") }
     func takePhoto(_ command: PhotoCommand) async throws -> Data {
         record("photo flash \(command.flash)")
         try await Task.sleep(for: photoDuration)

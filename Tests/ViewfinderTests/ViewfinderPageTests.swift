@@ -1,3 +1,7 @@
+import CameraCapture
+import CameraCore
+import CameraExposure
+import CameraMetering
 import Foundation
 import Testing
 @testable import Viewfinder
@@ -16,7 +20,8 @@ import Testing
 
     /// The ids the browser tests drive.
     @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "flashToggle", "thumb",
-                      "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast"])
+                      "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast", "flickerSelect",
+                      "whiteBalanceSelect", "torchToggle", "alert"])
     func hasTheControl(_ id: String) {
         #expect(ViewfinderPage.html.contains("id=\"\(id)\""))
     }
@@ -44,15 +49,42 @@ import Testing
         let script = ViewfinderPage.script
         let list = try #require(try matches(of: #"const FLASH_MODES = \[([^\]]*)\]"#, in: script).first)
         let modes = try matches(of: #"'(\w+)'"#, in: list)
-        #expect(modes.first == PhotoCommand.Flash.off.rawValue, "the button starts at off")
-        #expect(modes.sorted() == PhotoCommand.Flash.allCases.map(\.rawValue).sorted(), "the button offers what /api/photo takes")
+        #expect(modes.first == PhotoSettings.FlashMode.off.rawValue, "the button starts at off")
+        #expect(modes.sorted() == PhotoSettings.FlashMode.allCases.map(\.rawValue).sorted(), "the button offers what /api/photo takes")
         #expect(script.contains("post('/api/photo', {flash: prefs.flash})"))
     }
 
     @Test func offersEveryMeteringMode() {
-        for mode in MeteringCommand.Mode.allCases {
-            #expect(ViewfinderPage.html.contains("data-mode=\"\(mode.rawValue)\""), "\(mode)")
+        for (name, _) in MeteringMode.named {
+            #expect(ViewfinderPage.html.contains("data-mode=\"\(name)\""), "\(name)")
         }
+    }
+
+    /// The anti-flicker menu offers every mode `/api/flicker` takes; the white-balance menu auto,
+    /// locked and the four presets as the temperatures `--awb` names them by; the torch button
+    /// and the menus send their routes.
+    @Test func offersTheCameraSettings() throws {
+        let html = ViewfinderPage.html, script = ViewfinderPage.script
+        let flicker = try #require(html.firstRange(of: #/<select id="flickerSelect"[\s\S]*?</select>/#).map { String(html[$0]) })
+        #expect(try matches(of: #"value="(\w+)""#, in: flicker).sorted() == FlickerMode.allCases.map(\.rawValue).sorted())
+        let balance = try #require(html.firstRange(of: #/<select id="whiteBalanceSelect"[\s\S]*?</select>/#).map { String(html[$0]) })
+        #expect(try matches(of: #"value="(\w+)""#, in: balance) == ["auto", "2850", "4000", "5500", "7000", "locked", "custom"])
+        for (name, _) in WhiteBalanceMode.named { #expect(balance.contains("value=\"\(name)\"")) }
+        #expect(script.contains("control('/api/flicker', {mode: flickerSelect.value})"))
+        #expect(script.contains("control('/api/whitebalance', /^\\d+$/.test(choice) ? {temperature: Number(choice)} : {mode: choice})"))
+        #expect(script.contains("control('/api/torch', {on: !(state.torch > 0)})"))
+    }
+
+    /// The banner says each interruption reason in both languages, and the watchdog's restart.
+    @Test func bannersTheInterruptionAndTheWatchdog() {
+        let script = ViewfinderPage.script
+        #expect(script.contains("deviceInUseByAnotherClient: text.cameraBusy, deviceRemoved: text.cameraRemoved, systemPressure: text.systemPressure"))
+        for reason in [InterruptionReason.deviceInUseByAnotherClient, .deviceRemoved, .systemPressure] {
+            #expect(script.contains("\(reason.rawValue): text."), "\(reason)")
+        }
+        #expect(ViewfinderPage.phrases["cameraBusy"]?.zh == "相机正被其他程序占用，等待释放")
+        #expect(ViewfinderPage.phrases["watchdog"]?.en == "Auto-exposure restarted")
+        #expect(script.contains("if (s.watchdog) lines.push(`${text.watchdog}: ${s.watchdog}`);"))
     }
 
     /// Nothing is loaded from another origin, and the policy says so to the browser.

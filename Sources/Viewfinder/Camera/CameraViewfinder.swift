@@ -27,14 +27,18 @@ public final class CameraViewfinder: Sendable {
         public var previewFrameRate: Double
         /// JPEG quality of the preview (1…100): 80 makes about 60–100 kB of a 960×540 frame.
         public var previewQuality: Int
+        /// Why the camera's format is not the one asked for (`FormatChoice.fallbackReason`), shown
+        /// in `/state` as `formatFallback`; nil when it is.
+        public var formatFallback: String?
 
         public init(address: ListenAddress, token: AccessToken? = nil, previewSize: PixelSize = PixelSize(width: 960, height: 540),
-                    previewFrameRate: Double = 30, previewQuality: Int = 80) {
+                    previewFrameRate: Double = 30, previewQuality: Int = 80, formatFallback: String? = nil) {
             self.address = address
             self.token = token
             self.previewSize = previewSize
             self.previewFrameRate = previewFrameRate
             self.previewQuality = previewQuality
+            self.formatFallback = formatFallback
         }
     }
 
@@ -47,15 +51,18 @@ public final class CameraViewfinder: Sendable {
     private let pipeline: PreviewPipeline
     private let events: EventFeed
     private let frames: AsyncStream<PreviewFrame>
+    /// The session's events from before it started, which `run()` takes into the backend.
+    private let sessionEvents: AsyncStream<SessionEvent>
 
     private init(session: CaptureSession, backend: SessionBackend, server: HTTPServer, pipeline: PreviewPipeline,
-                 events: EventFeed, frames: AsyncStream<PreviewFrame>) {
+                 events: EventFeed, frames: AsyncStream<PreviewFrame>, sessionEvents: AsyncStream<SessionEvent>) {
         self.session = session
         self.backend = backend
         self.server = server
         self.pipeline = pipeline
         self.events = events
         self.frames = frames
+        self.sessionEvents = sessionEvents
     }
 
     /// Clients watching a preview stream (any overlay combination).
@@ -81,8 +88,8 @@ public final class CameraViewfinder: Sendable {
         let feeds = PreviewFeeds(), events = EventFeed()
         let pipeline = PreviewPipeline(feeds: feeds, monitor: FrameMonitor(), quality: configuration.previewQuality)
         let backend = SessionBackend(device: device, previewConnection: previewConnection!, photoOutput: photos, library: library,
-                                     pipeline: pipeline)
-        let frames = preview.frames()
+                                     pipeline: pipeline, formatFallback: configuration.formatFallback)
+        let frames = preview.frames(), sessionEvents = session.events()
         try await session.start()
         let routes = ViewfinderRoutes(backend: backend, previews: feeds, events: events)
         let server: HTTPServer
@@ -94,7 +101,8 @@ public final class CameraViewfinder: Sendable {
             await session.stop()
             throw error
         }
-        return CameraViewfinder(session: session, backend: backend, server: server, pipeline: pipeline, events: events, frames: frames)
+        return CameraViewfinder(session: session, backend: backend, server: server, pipeline: pipeline, events: events, frames: frames,
+                                sessionEvents: sessionEvents)
     }
 
     /// The address to open: the server's URL, with `?token=` when a token is needed.
@@ -103,10 +111,14 @@ public final class CameraViewfinder: Sendable {
     }
 
     /// Encodes and publishes preview frames and the state (`/events`, every `eventInterval` while
-    /// anyone listens) until cancelled. Throws when a frame cannot be encoded.
+    /// anyone listens), and follows the session's interruptions, until cancelled. Throws when a
+    /// frame cannot be encoded.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [pipeline, frames] in try await pipeline.run(frames) }
+            group.addTask { [backend, sessionEvents] in
+                for await event in sessionEvents { backend.record(event) }
+            }
             group.addTask { [events, backend] in
                 while true {
                     try await Task.sleep(for: Self.eventInterval)

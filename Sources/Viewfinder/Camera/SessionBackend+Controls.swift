@@ -92,16 +92,37 @@ extension SessionBackend {
         }
     }
 
+    /// Spot metering meters around the tap point when there is one, else the centre.
     public func setMetering(_ command: MeteringCommand) async throws {
         try device.configure { settings in
-            switch command.mode {
-            case .average: settings.meteringMode = .average
-            case .centre: settings.meteringMode = .centreWeighted
-            case .spot: settings.meteringMode = .spot(settings.exposurePoint ?? .center, radius: MeteringMode.defaultSpotRadius)
-            case .matrix: settings.meteringMode = .matrix
-            case .sun: settings.meteringMode = .sunAware
+            if case .spot(let point, let radius) = command.mode {
+                settings.meteringMode = .spot(settings.exposurePoint ?? point, radius: radius)
+            } else {
+                settings.meteringMode = command.mode
             }
         }
+    }
+
+    public func setFlicker(_ command: FlickerCommand) async throws {
+        try device.configure { $0.flicker = command.mode }
+    }
+
+    /// A temperature, tint or gain outside what white balance takes is a 400 naming the range.
+    public func setWhiteBalance(_ command: WhiteBalanceCommand) async throws {
+        try device.configure { $0.whiteBalanceMode = command.mode }
+    }
+
+    /// A lens position outside the device's `capabilities.lensPosition` is a 400 naming the range.
+    public func setFocus(_ command: FocusCommand) async throws {
+        try device.configure { $0.focusMode = command.mode }
+    }
+
+    /// A camera without a torch answers 409 to turning it on; off is then nothing to do.
+    public func setTorch(_ command: TorchCommand) async throws {
+        guard device.capabilities.hasTorch || command.level == 0 else {
+            throw HTTPError(HTTPStatus(rawValue: 409), "\(device.localizedName) has no torch — light the scene another way")
+        }
+        try device.configure { $0.torchLevel = command.level }
     }
 
     /// The preview image's size (before rotation): the newest frame's, else the device's format

@@ -17,16 +17,21 @@ public final class SessionBackend: ViewfinderBackend {
     let pipeline: PreviewPipeline
     /// The zoom ramp in progress, cancelled by the next zoom command.
     let zoomRamp = Locked<Task<Void, Never>?>(nil)
+    /// Why the camera runs another format than the one asked for, or nil.
+    let formatFallback: String?
+    /// The session's interruption now, followed from its events (`record`).
+    private let interruption = Locked<InterruptionReason?>(nil)
     /// Library writes and reads (fsync, files) run here, off the concurrency pool.
     private let libraryQueue = DispatchQueue(label: "camerasun.viewfinder.library")
 
     init(device: any CaptureDevice, previewConnection: CaptureConnection, photoOutput: PhotoOutput, library: PhotoLibrary,
-         pipeline: PreviewPipeline) {
+         pipeline: PreviewPipeline, formatFallback: String?) {
         self.device = device
         self.previewConnection = previewConnection
         self.photoOutput = photoOutput
         self.library = library
         self.pipeline = pipeline
+        self.formatFallback = formatFallback
     }
 
     deinit {
@@ -35,11 +40,30 @@ public final class SessionBackend: ViewfinderBackend {
 
     /// The state now, or nil before the first preview frame.
     public var currentState: ViewfinderState? {
-        pipeline.monitor.latest.map { ViewfinderState($0, device: device) }
+        let interruption = interruption.withLock { $0 }
+        return pipeline.monitor.latest.map { ViewfinderState($0, device: device, interruption: interruption, formatFallback: formatFallback) }
     }
 
+    /// Takes in one of the session's events: an interruption shows in `/state` until it ends, the
+    /// session stops, or a new run starts (which reports an interruption again if there still is one).
+    func record(_ event: SessionEvent) {
+        interruption.withLock { current in
+            switch event {
+            case .interrupted(let reason): current = reason
+            case .interruptionEnded, .started, .stopped: current = nil
+            case .runtimeError: break
+            }
+        }
+    }
+
+    /// Before the first preview frame: 503, saying why the camera is not streaming when it is interrupted.
     public func state() async throws -> Data {
-        guard let state = currentState else { throw Self.starting }
+        guard let state = currentState else {
+            if let reason = interruption.withLock({ $0 }) {
+                throw HTTPError(HTTPStatus(rawValue: 503), "camera interrupted (\(reason.rawValue)) — it starts once it can be used")
+            }
+            throw Self.starting
+        }
         return try Self.encoder.encode(state)
     }
 
@@ -49,14 +73,9 @@ public final class SessionBackend: ViewfinderBackend {
     }
 
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
-        let flash: PhotoSettings.FlashMode = switch command.flash {
-        case .off: .off
-        case .on: .on
-        case .auto: .auto
-        }
         let photo: CapturedPhoto
         do {
-            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: flash))
+            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash))
         } catch {
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
         }

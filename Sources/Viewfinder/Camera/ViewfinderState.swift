@@ -7,7 +7,8 @@ import Foundation
 /// The `/state` object (CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
 /// `adviceZh`, `zoom` and `zoomRange`): the newest preview frame's analysis and exposure, where
 /// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
-/// that a control's answer already shows its effect.
+/// that a control's answer already shows its effect — and what the user should know of: the
+/// exposure watchdog, an interruption of the camera, a format other than the one asked for.
 public struct ViewfinderState: Sendable, Encodable {
     /// The camera's sequence number of the frame described.
     public let frame: UInt64
@@ -46,6 +47,21 @@ public struct ViewfinderState: Sendable, Encodable {
     public let targetBrightness: Double
     public let zoom: Double
     public let zoomRange: [Double]
+    public let flicker: Flicker
+    public let whiteBalance: WhiteBalance
+    public let focus: Focus
+    /// The torch's level, 0 (off) … 1; null on a camera without a torch.
+    public let torch: Double?
+    /// Why the exposure watchdog last restarted auto-exposure (frames black or white, or the
+    /// exposure stuck at a limit, for seconds), or null when it never had to.
+    public let watchdog: String?
+    /// Why the camera's frames stopped coming (`InterruptionReason`'s raw value:
+    /// deviceInUseByAnotherClient, deviceRemoved, systemPressure) while the session waits for it,
+    /// or null; the rest of the state is then the last frame's.
+    public let interruption: String?
+    /// Why the camera runs another format than the one asked for (`FormatChoice.fallbackReason`,
+    /// e.g. "120 fps is not available at 1920x1080 (up to 60 fps); using 60 fps"), or null.
+    public let formatFallback: String?
 
     /// Whether exposure, focus and white balance are locked.
     public struct Locks: Sendable, Encodable, Equatable {
@@ -54,8 +70,9 @@ public struct ViewfinderState: Sendable, Encodable {
         public let awb: Bool
     }
 
-    /// The state shown for `reading` on `device`.
-    init(_ reading: FrameMonitor.Reading, device: any CaptureDevice) {
+    /// The state shown for `reading` on `device`, while the session is interrupted for
+    /// `interruption` (or not), with the format chosen for `formatFallback`.
+    init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, interruption: InterruptionReason?, formatFallback: String?) {
         let frame = reading.frame, statistics = frame.statistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
         let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: reading.frame.threeA.flicker)
@@ -89,15 +106,24 @@ public struct ViewfinderState: Sendable, Encodable {
         targetBrightness = min(1, SRGB.encode(Meter.midGrey * pow(2, threeA.exposureBias)))
         zoom = settings.zoomFactor
         zoomRange = [capabilities.zoomFactor.lowerBound, capabilities.zoomFactor.upperBound]
+        flicker = Flicker(mode: settings.flicker, detected: threeA.flicker)
+        whiteBalance = WhiteBalance(mode: settings.whiteBalanceMode, gains: metadata.whiteBalanceGains)
+        focus = Focus(mode: settings.focusMode, lensPosition: metadata.lensPosition)
+        torch = capabilities.hasTorch ? settings.torchLevel : nil
+        watchdog = threeA.watchdogReason
+        self.interruption = interruption?.rawValue
+        self.formatFallback = formatFallback
     }
 
     private enum CodingKeys: String, CodingKey {
         case frame, brightness, linearMean, evBias, evRange, exposureTime, iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
-        case device, format, targetBrightness, zoom, zoomRange
+        case device, format, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
+        case formatFallback
     }
 
-    /// Every key is present; `exposurePoint` is null when unset.
+    /// Every key is present; `exposurePoint`, `torch`, `watchdog`, `interruption` and
+    /// `formatFallback` are null when they have no value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(frame, forKey: .frame)
@@ -127,6 +153,13 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(targetBrightness, forKey: .targetBrightness)
         try container.encode(zoom, forKey: .zoom)
         try container.encode(zoomRange, forKey: .zoomRange)
+        try container.encode(flicker, forKey: .flicker)
+        try container.encode(whiteBalance, forKey: .whiteBalance)
+        try container.encode(focus, forKey: .focus)
+        try container.encode(torch, forKey: .torch)
+        try container.encode(watchdog, forKey: .watchdog)
+        try container.encode(interruption, forKey: .interruption)
+        try container.encode(formatFallback, forKey: .formatFallback)
     }
 
     private static func name(of state: FocusState) -> String {

@@ -1,6 +1,7 @@
 extension ViewfinderPage {
     /// The page's script: live state from `/events` (polling `/state` while the events are silent),
-    /// tap to meter, hold to lock, the EV slider, shutter and flash, metering, zoom and display toggles. Every
+    /// tap to meter, hold to lock, the EV slider, shutter and flash, metering, zoom, anti-flicker, white
+    /// balance, torch and display toggles, and a banner for an interruption or the exposure watchdog. Every
     /// request carries the same-origin cookie that the server set from `?token=`; API errors show
     /// their JSON `error` text in a toast. `ViewfinderPage` lists the server extensions it uses.
     static let script = #"""
@@ -24,6 +25,9 @@ extension ViewfinderPage {
           const zoomButtons = [...document.querySelectorAll('#zoom [data-factor]')];
           const FLASH_MODES = ['off', 'auto', 'on'];  // the flash button's order, and /api/photo's values
           const flashText = {off: text.flashOff, auto: text.flashAuto, on: text.flashOn};
+          const flickerSelect = $('flickerSelect'), whiteBalanceSelect = $('whiteBalanceSelect');
+          // /state's interruption reasons, as the banner says them.
+          const interruptionText = {deviceInUseByAnotherClient: text.cameraBusy, deviceRemoved: text.cameraRemoved, systemPressure: text.systemPressure};
           const prefs = loadPrefs();
           let state = {};
           let eventAt = -Infinity;         // when /events last delivered a state
@@ -119,6 +123,8 @@ extension ViewfinderPage {
             renderLocks(next.locks ?? {});
             for (const button of meteringButtons) button.setAttribute('aria-pressed', String(button.dataset.mode === next.meteringMode));
             renderZoom(next);
+            renderSettings(next);
+            renderAlert(next);
             drawHistogram();
           }
 
@@ -127,6 +133,7 @@ extension ViewfinderPage {
             if (s.exposureTime > 0) parts.push(s.exposureTime >= 1 ? `${s.exposureTime.toFixed(1)} s` : `1/${Math.round(1 / s.exposureTime)} s`);
             if (s.iso > 0) parts.push(`ISO ${Math.round(s.iso)}`);
             if (s.fps > 0) parts.push(`${s.fps.toFixed(0)} fps`);
+            if (s.flicker?.detected > 0) parts.push(`${text.flickerSeen} ${Math.round(s.flicker.detected)} Hz`);
             return parts.join(' · ');
           }
 
@@ -156,6 +163,30 @@ extension ViewfinderPage {
               button.hidden = factor < min - 1e-6 || factor > max + 1e-6;
               button.setAttribute('aria-pressed', String(Math.abs(factor - zoom) < 0.05));
             }
+          }
+
+          // Anti-flicker, white balance and the torch as /state reports them; a menu in use is left alone.
+          function renderSettings(s) {
+            if (s.flicker && document.activeElement !== flickerSelect) flickerSelect.value = s.flicker.mode;
+            if (s.whiteBalance && document.activeElement !== whiteBalanceSelect) whiteBalanceSelect.value = whiteBalanceChoice(s.whiteBalance);
+            $('torchToggle').hidden = typeof s.torch !== 'number';
+            $('torchToggle').setAttribute('aria-pressed', String(s.torch > 0));
+          }
+
+          // The menu entry for a white balance: auto, locked, a preset's temperature, or custom.
+          function whiteBalanceChoice(wb) {
+            if (wb.mode === 'auto' || wb.mode === 'locked') return wb.mode;
+            const preset = String(Math.round(wb.temperature));
+            return wb.mode === 'temperature' && [...whiteBalanceSelect.options].some((o) => o.value === preset) ? preset : 'custom';
+          }
+
+          // The camera's interruption and the exposure watchdog's last restart, in the banner.
+          function renderAlert(s) {
+            const lines = [];
+            if (s.interruption) lines.push(interruptionText[s.interruption] ?? `${text.interrupted} (${s.interruption})`);
+            if (s.watchdog) lines.push(`${text.watchdog}: ${s.watchdog}`);
+            $('alert').textContent = lines.join('\n');
+            $('alert').hidden = lines.length === 0;
           }
 
           function sizeHistogram() {
@@ -340,6 +371,12 @@ extension ViewfinderPage {
           });
           for (const button of meteringButtons) button.addEventListener('click', () => control('/api/metering', {mode: button.dataset.mode}));
           for (const button of zoomButtons) button.addEventListener('click', () => control('/api/zoom', {factor: Number(button.dataset.factor)}));
+          flickerSelect.addEventListener('change', () => control('/api/flicker', {mode: flickerSelect.value}));
+          whiteBalanceSelect.addEventListener('change', () => {
+            const choice = whiteBalanceSelect.value;
+            control('/api/whitebalance', /^\d+$/.test(choice) ? {temperature: Number(choice)} : {mode: choice});
+          });
+          $('torchToggle').addEventListener('click', () => control('/api/torch', {on: !(state.torch > 0)}));
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));
           $('sunToggle').addEventListener('click', () => toggleOverlay('sun'));

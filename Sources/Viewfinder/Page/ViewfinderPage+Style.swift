@@ -66,6 +66,10 @@ extension ViewfinderPage {
           padding: 5px 10px; border-radius: 6px; background: var(--accent); color: #000;
           font-weight: 700; font-size: 0.86em; letter-spacing: 0.06em; }
 
+        #alert { position: absolute; left: 50%; top: calc(max(var(--gap), env(safe-area-inset-top)) + 34px); transform: translateX(-50%);
+          max-width: min(520px, 90vw); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
+          border: 1px solid var(--danger); color: #fff; font-weight: 600; white-space: pre-line; text-align: center; }
+
         #lead { display: flex; flex-direction: column; align-items: flex-start; gap: 10px; pointer-events: none; }
         #lead > * { pointer-events: auto; }
         #histogramCard { width: 236px; padding: 10px 12px 12px; }
@@ -87,6 +91,7 @@ extension ViewfinderPage {
         .segmented .chip { border-color: transparent; background: transparent; backdrop-filter: none; }
         .segmented .chip[aria-pressed="true"] { background: rgba(255, 255, 255, 0.16); }
         body.hc .segmented .chip[aria-pressed="true"] { background: var(--accent); }
+        select.chip option { background: #1c1c1e; color: #fff; }
 
         #evCard { width: min(560px, calc(100vw - 180px)); padding: 12px 16px 8px; box-sizing: border-box; }
         .evRow { display: flex; align-items: center; gap: 12px; }

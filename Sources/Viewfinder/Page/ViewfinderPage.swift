@@ -18,6 +18,10 @@ import Foundation
 ///   `BrightnessAdvice.message(…, language: .chinese)`, shown with `?lang=zh`), `zoom` (the current
 ///   factor) and `zoomRange` [min, max] (zoom buttons outside it are hidden).
 /// - `meteringMode` in `/state` uses the names `/api/metering` takes.
+///
+/// The anti-flicker and white-balance menus and the torch button (shown on cameras with one) use
+/// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; a banner
+/// shows `/state`'s `interruption` and `watchdog`.
 public enum ViewfinderPage {
     /// The complete document.
     public static let html = #"""
@@ -60,12 +64,31 @@ public enum ViewfinderPage {
             </div>
           </div>
           <div id="lockBadge" role="status" data-i18n="lock" hidden></div>
+          <div id="alert" role="alert" hidden></div>
           <section id="histogramCard" class="card">
             <h2 class="small" data-i18n="histogram"></h2>
             <canvas id="histogram" role="img" data-i18n-label="histogram"></canvas>
           </section>
         </header>
         <footer id="bottom">
+          <div id="settings" class="chips" role="group" data-i18n-label="settings">
+            <select id="flickerSelect" class="chip" data-i18n-label="flicker">
+              <option value="auto" data-i18n="flickerAuto"></option>
+              <option value="50" data-i18n="flicker50"></option>
+              <option value="60" data-i18n="flicker60"></option>
+              <option value="off" data-i18n="flickerOff"></option>
+            </select>
+            <select id="whiteBalanceSelect" class="chip" data-i18n-label="whiteBalance">
+              <option value="auto" data-i18n="wbAuto"></option>
+              <option value="2850" data-i18n="wbIncandescent"></option>
+              <option value="4000" data-i18n="wbFluorescent"></option>
+              <option value="5500" data-i18n="wbDaylight"></option>
+              <option value="7000" data-i18n="wbCloudy"></option>
+              <option value="locked" data-i18n="wbLocked"></option>
+              <option value="custom" data-i18n="wbCustom" disabled hidden></option>
+            </select>
+            <button id="torchToggle" type="button" class="chip" aria-pressed="false" data-i18n="torch" hidden></button>
+          </div>
           <div id="metering" class="chips segmented" role="group" data-i18n-label="metering">
             <button type="button" class="chip" data-mode="average" aria-pressed="false" data-i18n="average"></button>
             <button type="button" class="chip" data-mode="centre" aria-pressed="false" data-i18n="centre"></button>

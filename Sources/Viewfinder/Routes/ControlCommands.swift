@@ -1,4 +1,6 @@
+import CameraCapture
 import CameraCore
+import CameraMetering
 
 // The bodies of the `/api/*` control requests (CLI.md, "Viewfinder HTTP API"), decoded and checked
 // for shape here so that the camera side receives typed commands. Value ranges (EV, zoom, …) are the
@@ -118,44 +120,37 @@ public enum ZoomCommand: Equatable, Sendable, Decodable {
     }
 }
 
-/// `POST /api/metering`: `{"mode":"average"|"centre"|"spot"|"matrix"|"sun"}`.
+/// `POST /api/metering`: `{"mode":"average"|"centre"|"spot"|"matrix"|"sun"}`, named as
+/// `MeteringMode.name` names them; spot meters around the tap point when there is one.
 public struct MeteringCommand: Equatable, Sendable, Decodable {
-    public enum Mode: String, Sendable, CaseIterable {
-        case average, centre, spot, matrix, sun
-    }
-
-    public var mode: Mode
+    public var mode: MeteringMode
 
     private enum CodingKeys: String, CodingKey {
         case mode
     }
 
-    public init(mode: Mode) {
+    public init(mode: MeteringMode) {
         self.mode = mode
     }
 
     public init(from decoder: any Decoder) throws {
-        mode = try decoder.container(keyedBy: CodingKeys.self).decodeChoice(Mode.self, forKey: .mode)
+        mode = try decoder.container(keyedBy: CodingKeys.self).decodeChoice(among: MeteringMode.named, forKey: .mode)
     }
 }
 
 /// `POST /api/photo`: `{}` or `{"flash":"off"|"on"|"auto"}`; an empty body is flash off.
 public struct PhotoCommand: Equatable, Sendable, Decodable {
-    public enum Flash: String, Sendable, CaseIterable {
-        case off, on, auto
-    }
-
-    public var flash: Flash
+    public var flash: PhotoSettings.FlashMode
 
     private enum CodingKeys: String, CodingKey {
         case flash
     }
 
-    public init(flash: Flash = .off) {
+    public init(flash: PhotoSettings.FlashMode = .off) {
         self.flash = flash
     }
 
     public init(from decoder: any Decoder) throws {
-        flash = try decoder.container(keyedBy: CodingKeys.self).decodeChoiceIfPresent(Flash.self, forKey: .flash) ?? .off
+        flash = try decoder.container(keyedBy: CodingKeys.self).decodeChoiceIfPresent(PhotoSettings.FlashMode.self, forKey: .flash) ?? .off
     }
 }

@@ -16,6 +16,11 @@ public protocol ViewfinderBackend: Sendable {
     func setLocks(_ command: LockCommand) async throws
     func zoom(_ command: ZoomCommand) async throws
     func setMetering(_ command: MeteringCommand) async throws
+    func setFlicker(_ command: FlickerCommand) async throws
+    func setWhiteBalance(_ command: WhiteBalanceCommand) async throws
+    func setFocus(_ command: FocusCommand) async throws
+    /// Sets the torch's level; turning it on on a camera without one is refused (409).
+    func setTorch(_ command: TorchCommand) async throws
     /// Takes a photo into the library, with the command's flash; returns the asset's JSON.
     func takePhoto(_ command: PhotoCommand) async throws -> Data
     /// The library's assets as JSON (`{"assets":[…]}`, oldest first).

@@ -38,25 +38,17 @@ public struct ViewfinderRoutes: Sendable {
             response.headers["Cache-Control"] = "no-store"
             return response
         }
-        router.add(.post, "/api/exposure") { request in
-            try await backend.setExposure(try request.decodeJSON())
-            return .json(try await backend.state())
-        }
+        router.addControl("/api/exposure", on: backend) { try await $0.setExposure($1) }
         router.add(.post, "/api/meter") { request in
             try .json(["point": try await backend.meter(try request.decodeJSON())])
         }
-        router.add(.post, "/api/lock") { request in
-            try await backend.setLocks(try request.decodeJSON())
-            return .json(try await backend.state())
-        }
-        router.add(.post, "/api/zoom") { request in
-            try await backend.zoom(try request.decodeJSON())
-            return .json(try await backend.state())
-        }
-        router.add(.post, "/api/metering") { request in
-            try await backend.setMetering(try request.decodeJSON())
-            return .json(try await backend.state())
-        }
+        router.addControl("/api/lock", on: backend) { try await $0.setLocks($1) }
+        router.addControl("/api/zoom", on: backend) { try await $0.zoom($1) }
+        router.addControl("/api/metering", on: backend) { try await $0.setMetering($1) }
+        router.addControl("/api/flicker", on: backend) { try await $0.setFlicker($1) }
+        router.addControl("/api/whitebalance", on: backend) { try await $0.setWhiteBalance($1) }
+        router.addControl("/api/focus", on: backend) { try await $0.setFocus($1) }
+        router.addControl("/api/torch", on: backend) { try await $0.setTorch($1) }
         router.add(.post, "/api/photo") { request in
             // A bare POST (the API's first form) is a photo without flash.
             .json(try await backend.takePhoto(request.body.isEmpty ? PhotoCommand() : try request.decodeJSON()))
@@ -69,5 +61,17 @@ public struct ViewfinderRoutes: Sendable {
             return response
         }
         return router
+    }
+}
+
+extension Router {
+    /// `POST path`: decodes the body as `Command`, applies it with `apply` and answers the new `/state`.
+    fileprivate mutating func addControl<Command: Decodable & Sendable>(
+        _ path: String, on backend: any ViewfinderBackend, _ apply: @escaping @Sendable (any ViewfinderBackend, Command) async throws -> Void
+    ) {
+        add(.post, path) { request in
+            try await apply(backend, try request.decodeJSON())
+            return .json(try await backend.state())
+        }
     }
 }
