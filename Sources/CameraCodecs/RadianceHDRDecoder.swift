@@ -18,12 +18,11 @@ public struct RadianceHDRDecoder: Sendable {
     /// The most pixels an image may have to be decoded: `defaultPixelLimit` unless chosen.
     public let pixelLimit: Int
 
-    /// The pixel limit on a machine with `physicalMemory` bytes: as many pixels as fill a quarter
-    /// of it once decoded, so a large environment map leaves room for the camera that renders it
-    /// (which holds a few more images of its size), capped at the format limit of 100 million
-    /// pixels (1.2 GB). 2 GB of memory allow 44 Mpixel (e.g. 9400×4700); 8 GB or more, 100 Mpixel.
+    /// The pixel limit on a machine with `physicalMemory` bytes: as many pixels as fit in its
+    /// `MemoryBudget` once decoded, capped at the format limit of 100 million pixels (1.2 GB).
+    /// 2 GB of memory allow 44 Mpixel (e.g. 9400×4700); 8 GB or more, 100 Mpixel.
     public static func pixelLimit(physicalMemory: UInt64) -> Int {
-        min(RadianceHDRHeader.maximumPixelCount, Int(physicalMemory / 4 / UInt64(bytesPerDecodedPixel)))
+        min(RadianceHDRHeader.maximumPixelCount, MemoryBudget.pixels(bytesPerPixel: bytesPerDecodedPixel, physicalMemory: physicalMemory))
     }
 
     /// The pixel limit on this machine.

@@ -77,7 +77,12 @@ enum SceneCommand {
         let scene = try SourceSpec.scene(sceneSpec)
         let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
+        let camera: SimulatedCamera
+        do {
+            camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
+        } catch let CaptureError.invalidConfiguration(reason) {
+            throw CLIError.usage("--width \(width) --height \(height): \(reason)")
+        }
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
         try camera.updateControls { $0.exposureBias = bias }
         let exposure = try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)

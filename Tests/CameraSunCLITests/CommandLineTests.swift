@@ -33,3 +33,14 @@ struct CommandLineTests {
         #expect(!result.stderr.contains("inf") && !result.stderr.contains(" 0 s"), "\(result)")
     }
 }
+
+@Suite("Sizes bounded by the machine, end to end")
+struct RenderSizeLimitTests {
+    @Test("scene render at a size the machine cannot hold is a usage error naming the memory it would take, at once")
+    func hugeRenderIsRefused() throws {
+        let result = try CameraSunBinary.run(["scene", "render", "backlit-portrait", "--width", "16384", "--height", "16384",
+                                              "--out", "/tmp/camerasun-never-written.png"])
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderr.contains("--width 16384 --height 16384: rendering 16384x16384 frames takes about 18.8 GB"), "\(result)")
+    }
+}
