@@ -90,6 +90,19 @@ struct ArgumentList {
         return gain.map(GainFlag.gain) ?? iso.map(GainFlag.iso)
     }
 
+    /// `--gps LAT,LON[,ALT]`: where photos are taken, in degrees (north and east positive) and
+    /// metres above sea level.
+    mutating func location() throws(CLIError) -> GPSLocation? {
+        try option("gps", expected: "LAT,LON or LAT,LON,ALT in degrees (-90…90, -180…180) and metres, e.g. 51.5,-0.12,35") { text in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            guard (2...3).contains(parts.count), let latitude = parts[0], let longitude = parts[1], (-90...90).contains(latitude),
+                  (-180...180).contains(longitude) else { return nil }
+            guard parts.count == 3 else { return GPSLocation(latitude: latitude, longitude: longitude) }
+            guard let altitude = parts[2], altitude.isFinite else { return nil }
+            return GPSLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        }
+    }
+
     /// The next positional argument, consumed.
     mutating func positional(_ what: String) throws(CLIError) -> String {
         guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else {

@@ -33,7 +33,7 @@ enum HelpCommand {
 
     static let commands: [String: String] = [
         "serve": """
-        usage: camerasun serve [--source SPEC] [--listen HOST:PORT] [--token T] [--library DIR]
+        usage: camerasun serve [--source SPEC] [--listen HOST:PORT] [--token T] [--library DIR] [--gps LAT,LON[,ALT]]
                                [capture flags (camerasun help): --width W --height H --framerate F, --flicker …]
         Serves the browser viewfinder (also what bare `camerasun` does): prints the URL to open, then
         on a terminal one status line (brightness bar, EV, shutter, ISO, fps, viewers) until Ctrl-C.
@@ -59,7 +59,7 @@ enum HelpCommand {
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
-                               [--flash off|on|auto] [--count N] [--library DIR] [--quality Q] [--no-zsl]
+                               [--flash off|on|auto] [--count N] [--library DIR] [--quality Q] [--no-zsl] [--gps LAT,LON[,ALT]]
                                [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
         Checks that the library's disk has room for the whole burst, waits for auto-exposure to
         settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,

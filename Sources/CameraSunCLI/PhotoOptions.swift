@@ -26,6 +26,8 @@ struct PhotoOptions {
     let flash: PhotoSettings.FlashMode
     let json: Bool
     let libraryDirectory: URL
+    /// `--gps`: where the photos are taken, into their EXIF.
+    let location: GPSLocation?
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
@@ -40,6 +42,7 @@ struct PhotoOptions {
         zeroShutterLag = arguments.toggle("zsl") ?? true
         flash = try arguments.option("flash", expected: "off, on or auto", PhotoSettings.FlashMode.init(rawValue:)) ?? .off
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
+        location = try arguments.location()
         let ev = try arguments.double("ev")
         bias = ev ?? 0
         metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
@@ -73,8 +76,8 @@ struct PhotoOptions {
     /// Fresh settings for each request: JPEG at `--quality`, `--flash`, zero shutter lag unless
     /// `--no-zsl` (a photo the flash lights never is).
     var photoSettings: @Sendable () -> PhotoSettings {
-        { [quality, flash, zeroShutterLag] in
-            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, zeroShutterLag: zeroShutterLag)
+        { [quality, flash, zeroShutterLag, location] in
+            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location, zeroShutterLag: zeroShutterLag)
         }
     }
 

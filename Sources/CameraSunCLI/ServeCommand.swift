@@ -18,6 +18,7 @@ enum ServeCommand {
         let address = try listenAddress(try arguments.option("listen") ?? "127.0.0.1:8080")
         let token = try arguments.option("token").map { (text: String) throws(CLIError) in try accessToken(text) }
         let libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
+        let location = try arguments.location()
         try arguments.finish()
 
         let opened = try capture.openCamera()
@@ -28,7 +29,8 @@ enum ServeCommand {
         do {
             viewfinder = try await CameraViewfinder.start(device: camera, library: library,
                                                           configuration: CameraViewfinder.Configuration(
-                                                              address: address, token: token, formatFallback: opened.format.fallbackReason))
+                                                              address: address, token: token, formatFallback: opened.format.fallbackReason,
+                                                              location: location))
         } catch let error as HTTPServerError {
             throw CLIError.runtime(error.message)
         }

@@ -30,15 +30,18 @@ public final class CameraViewfinder: Sendable {
         /// Why the camera's format is not the one asked for (`FormatChoice.fallbackReason`), shown
         /// in `/state` as `formatFallback`; nil when it is.
         public var formatFallback: String?
+        /// Where the photos are taken, written into their EXIF; nil leaves it out.
+        public var location: GPSLocation?
 
         public init(address: ListenAddress, token: AccessToken? = nil, previewSize: PixelSize = PixelSize(width: 960, height: 540),
-                    previewFrameRate: Double = 30, previewQuality: Int = 80, formatFallback: String? = nil) {
+                    previewFrameRate: Double = 30, previewQuality: Int = 80, formatFallback: String? = nil, location: GPSLocation? = nil) {
             self.address = address
             self.token = token
             self.previewSize = previewSize
             self.previewFrameRate = previewFrameRate
             self.previewQuality = previewQuality
             self.formatFallback = formatFallback
+            self.location = location
         }
     }
 
@@ -88,7 +91,7 @@ public final class CameraViewfinder: Sendable {
         let feeds = PreviewFeeds(), events = EventFeed()
         let pipeline = PreviewPipeline(feeds: feeds, monitor: FrameMonitor(), quality: configuration.previewQuality)
         let backend = SessionBackend(device: device, previewConnection: previewConnection!, photoOutput: photos, library: library,
-                                     pipeline: pipeline, formatFallback: configuration.formatFallback)
+                                     pipeline: pipeline, formatFallback: configuration.formatFallback, location: configuration.location)
         let frames = preview.frames(), sessionEvents = session.events()
         try await session.start()
         let routes = ViewfinderRoutes(backend: backend, previews: feeds, events: events)

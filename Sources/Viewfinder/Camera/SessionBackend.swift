@@ -19,19 +19,22 @@ public final class SessionBackend: ViewfinderBackend {
     let zoomRamp = Locked<Task<Void, Never>?>(nil)
     /// Why the camera runs another format than the one asked for, or nil.
     let formatFallback: String?
+    /// Where photos are taken (their EXIF GPS), or nil.
+    let location: GPSLocation?
     /// The session's interruption now, followed from its events (`record`).
     private let interruption = Locked<InterruptionReason?>(nil)
     /// Library writes and reads (fsync, files) run here, off the concurrency pool.
     private let libraryQueue = DispatchQueue(label: "camerasun.viewfinder.library")
 
     init(device: any CaptureDevice, previewConnection: CaptureConnection, photoOutput: PhotoOutput, library: PhotoLibrary,
-         pipeline: PreviewPipeline, formatFallback: String?) {
+         pipeline: PreviewPipeline, formatFallback: String?, location: GPSLocation?) {
         self.device = device
         self.previewConnection = previewConnection
         self.photoOutput = photoOutput
         self.library = library
         self.pipeline = pipeline
         self.formatFallback = formatFallback
+        self.location = location
     }
 
     deinit {
@@ -75,7 +78,8 @@ public final class SessionBackend: ViewfinderBackend {
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
         let photo: CapturedPhoto
         do {
-            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash))
+            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash,
+                                                                  location: location))
         } catch {
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
         }
