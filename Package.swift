@@ -41,15 +41,16 @@ let package = Package(
         ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
+        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraCapture", "PhotoLibrary"]),
         .target(
             name: "Viewfinder",
-            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "HTTPServer"]
+            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CameraPhotos", "HTTPServer"]
         ),
         .target(
             name: "CameraSunCLI",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary",
-                "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
@@ -62,7 +63,8 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraTestSupport"]),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraPhotos",
+                                                             "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCodecs
 import CameraCore
+import CameraPhotos
 import CameraSimulated
 import Foundation
 import PhotoLibrary

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraMetering
+import CameraPhotos
 import Foundation
 import PhotoLibrary
 

@@ -1,6 +1,7 @@
 @testable import CameraSunCLI
 import CameraCapture
 import CameraCore
+import CameraPhotos
 import CameraSimulated
 import Foundation
 import PhotoLibrary

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import Foundation
 import HTTPServer
+import CameraPhotos
 import PhotoLibrary
 
 /// The viewfinder's camera side over a running `CaptureSession`: `/state` from the newest preview
@@ -75,21 +76,22 @@ public final class SessionBackend: ViewfinderBackend {
         return jpeg
     }
 
+    /// Takes a photo into the library the way `camerasun photo` does (`PhotoSaver`): a photo the
+    /// library refuses is kept in the rescue folder, and the answer says where.
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
-        let photo: CapturedPhoto
-        do {
-            photo = try await photoOutput.capture(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash,
-                                                                  location: location))
-        } catch {
+        let saver = PhotoSaver(photos: photoOutput, library: library)
+        switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location)) {
+        case .saved(let saved):
+            return try Self.encoder.encode(LibraryEntry(saved.asset))
+        case .notTaken(let error):
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
+        case .notSaved(let error, let rescue):
+            let kept = switch rescue {
+            case .success(let path): "its JPEG was kept at \(path)"
+            case .failure(let failure): "and it could not be kept: \(failure)"
+            }
+            throw HTTPError(HTTPStatus(rawValue: 503), "the photo was taken but the library did not store it (\(error)); \(kept)")
         }
-        let record = PhotoRecord(photo)
-        let library = library
-        let asset = try await onLibraryQueue {
-            try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width, height: photo.size.height,
-                            exposure: record.exposure, meteringStatistics: record.meteringStatistics)
-        }
-        return try Self.encoder.encode(LibraryEntry(asset))
     }
 
     public func library() async throws -> Data {

@@ -3,10 +3,11 @@ import CameraCore
 import Dispatch
 import Foundation
 import PhotoLibrary
-import Viewfinder
 
 /// Takes photos and stores each in the library as soon as it is encoded, timing the shutter →
-/// file path; a photo the library cannot take is kept in a rescue folder, never dropped.
+/// file path; a photo the library cannot take is kept in a rescue folder, never dropped. The one
+/// way a photo goes from a `PhotoOutput` into the library, for `camerasun photo` and the
+/// viewfinder's shutter alike.
 ///
 /// ```
 ///  request ─► PhotoOutput.capture (ZSL frame, JPEG + EXIF) ─► library.add on `writes`
@@ -19,23 +20,23 @@ import Viewfinder
 /// lands on the thread that stored it, the moment its row is committed: the shutter → file time
 /// is read there and the photo reported at once, one landing at a time, so reports come in the
 /// order the photos land, each before the next lands.
-struct PhotoSaver: Sendable {
+public struct PhotoSaver: Sendable {
     /// A photo in the library.
-    struct SavedPhoto: Sendable {
-        let asset: Asset
+    public struct SavedPhoto: Sendable {
+        public let asset: Asset
         /// The exposure stored with it (the asset's, which a photo taken here always has).
-        let exposure: Asset.Exposure
+        public let exposure: Asset.Exposure
         /// Whether the flash fired, and at what power.
-        let flash: PhotoFlash
+        public let flash: PhotoFlash
         /// When it was asked for, and when its file was fsynced and its catalogue row committed.
-        let requested: ContinuousClock.Instant
-        let durable: ContinuousClock.Instant
+        public let requested: ContinuousClock.Instant
+        public let durable: ContinuousClock.Instant
 
-        var shutterToFile: Duration { durable - requested }
+        public var shutterToFile: Duration { durable - requested }
     }
 
     /// What became of one request.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         case saved(SavedPhoto)
         /// The camera could not take it.
         case notTaken(PhotoCaptureError)
@@ -45,30 +46,30 @@ struct PhotoSaver: Sendable {
     }
 
     /// Why a photo could not be kept in the rescue folder either.
-    struct RescueError: Error, CustomStringConvertible {
-        let description: String
+    public struct RescueError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let photos: PhotoOutput
-    let library: PhotoLibrary
+    public let photos: PhotoOutput
+    public let library: PhotoLibrary
     /// The clock requests and landings are read from: the system's, or a test's.
     let clock: @Sendable () -> ContinuousClock.Instant
 
-    init(photos: PhotoOutput, library: PhotoLibrary, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    public init(photos: PhotoOutput, library: PhotoLibrary, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.photos = photos
         self.library = library
         self.clock = clock
     }
 
     /// Where photos the library refused are kept: `$TMPDIR/camerasun-rescue`.
-    static var rescueDirectory: URL {
+    public static var rescueDirectory: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-rescue", isDirectory: true)
     }
 
     private static let writes = DispatchQueue(label: "camerasun.photo-library-writes", attributes: .concurrent)
 
     /// Takes one photo with `settings` and stores it.
-    func take(_ settings: PhotoSettings) async -> Outcome {
+    public func take(_ settings: PhotoSettings) async -> Outcome {
         await take(settings, number: 0, requested: clock(), landing: Landing(clock: clock) { _, _ in })
     }
 
@@ -76,7 +77,7 @@ struct PhotoSaver: Sendable {
     /// once, a new request as each one lands — and calls `landed` with each request's number
     /// (0-based) and outcome as it lands, on the thread that stored it, one at a time. Returns the
     /// outcomes in the order they landed.
-    func takeBurst(count: Int, window: Int, settings: @escaping @Sendable () -> PhotoSettings,
+    public func takeBurst(count: Int, window: Int, settings: @escaping @Sendable () -> PhotoSettings,
                    landed: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }) async -> [Outcome] {
         let landing = Landing(clock: clock, report: landed)
         await withTaskGroup(of: Void.self) { group in
