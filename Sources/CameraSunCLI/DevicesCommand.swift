@@ -1,5 +1,4 @@
 import CameraCapture
-import CameraSimulated
 
 /// `camerasun devices [--json]`: the cameras found, with formats and control ranges.
 enum DevicesCommand {
@@ -37,13 +36,13 @@ enum DevicesCommand {
         var arguments = arguments
         let json = arguments.flag("json")
         try arguments.finish()
-        let camera = try SimulatedCamera(scene: .backlitPortrait)
-        let devices = [describe(camera)]
+        let cameras = try SourceSpec.connectedCameras()
         if json {
-            try terminal.json(Listing(devices: devices))
+            try terminal.json(Listing(devices: cameras.map { describe($0) }))
             return
         }
-        for device in devices {
+        for camera in cameras {
+            let device = describe(camera)
             terminal.print("\(device.id)  \(device.name) (\(device.position))")
             let c = device.controls
             terminal.print("  exposure \(ShutterSpeed.describe(.init(seconds: c.exposureDuration[0], preferredTimescale: 1_000_000)))"
@@ -57,7 +56,7 @@ enum DevicesCommand {
         }
     }
 
-    static func describe(_ device: some CaptureDevice) -> Device {
+    static func describe(_ device: any CaptureDevice) -> Device {
         let caps = device.capabilities
         func pair(_ range: ClosedRange<Double>) -> [Double] { [range.lowerBound, range.upperBound] }
         return Device(

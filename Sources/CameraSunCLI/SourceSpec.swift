@@ -30,6 +30,12 @@ enum SourceSpec: Equatable {
         }
     }
 
+    /// The cameras a user can choose from, as `camerasun devices` lists them: today the simulated
+    /// camera (on the default scene), until the V4L2 back-end lands.
+    static func connectedCameras() throws -> [any CaptureDevice] {
+        [try SimulatedCamera(scene: .backlitPortrait)]
+    }
+
     /// Opens the camera this source names, in the format that best meets `request`.
     func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing) throws -> OpenedCamera {
         switch self {
