@@ -39,6 +39,10 @@ let package = Package(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+        .target(
+            name: "CameraEvaluation",
+            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraSimulated"]
+        ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(
@@ -48,7 +52,7 @@ let package = Package(
         .target(
             name: "CameraSunCLI",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraEvaluation", "PhotoLibrary",
                 "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
@@ -62,7 +66,11 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraTestSupport"]),
+        .testTarget(
+            name: "CameraEvaluationTests",
+            dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated"]
+        ),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),
