@@ -39,6 +39,10 @@ let package = Package(
             name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+        .target(
+            name: "CameraEvaluation",
+            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraSimulated"]
+        ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraCapture", "PhotoLibrary"]),
@@ -49,8 +53,8 @@ let package = Package(
         .target(
             name: "CameraSunCLI",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "PhotoLibrary",
-                "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraEvaluation",
+                "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
@@ -63,8 +67,12 @@ let package = Package(
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "PhotoLibrary", "CameraPhotos",
-                                                             "CameraTestSupport"]),
+        .testTarget(
+            name: "CameraEvaluationTests",
+            dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated"]
+        ),
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary",
+                                                             "CameraPhotos", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),

@@ -23,7 +23,7 @@ struct ExposureChoice {
         guard let simulated = camera as? SimulatedCamera else {
             throw CLIError.usage("\(camera.localizedName) cannot work out an exposure for --gain alone — give --shutter as well")
         }
-        var program = camera.exposureProgram
+        var program = ThreeAEngine.exposureProgram(for: caps, frameRate: camera.settings.frameRate)
         if let gain { program.analogueGainRange = gain...gain }
         let reference = simulated.scene.referenceExposure(viewSize: camera.activeFormat.size, sensor: simulated.sensor, bias: bias)
         let settings = program.split(reference)
@@ -37,13 +37,5 @@ struct ExposureChoice {
             $0.analogueGain = gain
             $0.digitalGain = digitalGain
         }
-    }
-}
-
-extension CaptureDevice {
-    /// The camera's exposure program: durations up to one frame, then analogue, then digital gain.
-    var exposureProgram: ExposureProgram {
-        ExposureProgram(durationRange: capabilities.exposureDuration.lowerBound...min(1 / settings.frameRate, capabilities.exposureDuration.upperBound),
-                        analogueGainRange: capabilities.analogueGain, maximumDigitalGain: capabilities.digitalGain.upperBound)
     }
 }

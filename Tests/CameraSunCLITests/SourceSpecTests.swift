@@ -5,7 +5,7 @@ import CameraSimulated
 import Foundation
 import Testing
 
-@Suite("SourceSpec: --source values and scene specs")
+@Suite("SourceSpec: --source values")
 struct SourceSpecTests {
     @Test("Each source kind parses with its payload", arguments: [
         ("sim:backlit-portrait", SourceSpec.simulated("backlit-portrait")),
@@ -38,55 +38,15 @@ struct SourceSpecTests {
         #expect(error == .usage("--source '\(text)' is not a source — use sim:SCENE, sim:hdr=FILE, v4l2:/dev/videoN or file:PATH"))
     }
 
-    @Test("Built-in scenes are found by name", arguments: SimulatedScene.builtIn.map(\.name))
-    func builtInScene(name: String) throws {
-        let scene = try SourceSpec.scene(name)
-        #expect(scene.name == name)
-    }
-
-    @Test("An unknown scene is a usage error that lists every built-in name")
-    func unknownScene() {
-        let error = cliError { try SourceSpec.scene("nope") }
-        #expect(error?.kind == .usage)
-        let message = error?.message ?? ""
-        #expect(message.hasPrefix("unknown scene 'nope' — "))
-        for name in ["gray-card", "backlit-portrait", "snow-sun", "window-interior", "night-street", "step-change",
-                     "flicker-office", "pan-into-sun", "hdr=FILE"] {
-            #expect(message.contains(name), "missing \(name) in: \(message)")
-        }
-    }
-
-    @Test("sim:hdr= options are checked before the file is read", arguments: [
-        ("hdr=sky.hdr,pitch=91", "pitch 91.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=sky.hdr,pitch=-90.5", "pitch -90.5 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=sky.hdr,fov=0.5", "fov 0.5 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=sky.hdr,fov=171", "fov 171.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=sky.hdr,roll=3", "unknown sim:hdr= option 'roll' — use yaw=, pitch=, fov= or pan="),
-        ("hdr=sky.hdr,yaw=east", "'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
-        ("hdr=sky.hdr,yaw", "'yaw' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
-        ("hdr=sky.hdr,yaw=inf", "'yaw=inf' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
-        ("hdr=sky.hdr,pan=0", "pan 0.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=sky.hdr,pan=400", "pan 400.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"),
-        ("hdr=", "sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30"),
-        ("hdr=,yaw=30", "sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30"),
-    ])
-    func hdrOptionErrors(spec: String, message: String) {
-        let error = cliError { try SourceSpec.scene(spec) }
-        #expect(error == .usage(message))
-    }
-
-    @Test("Along a pan the subject is a band across the frame: any other rectangle is a usage error naming it")
-    func panSubjectIsABand() {
-        let error = cliError { try SourceSpec.hdrScene("sky.hdr,pan=40", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.5)) }
-        #expect(error == .usage("along a pan the subject is a band the camera turns along — give x=0 and w=1, not 0.25,0.5,0.5,0.5"))
-    }
-
-    @Test("A missing .hdr file is a runtime error naming the path")
-    func missingHDRFile() {
+    @Test("A scene is found by name, and its spec's errors keep their kind: a bad value is a usage error, a missing file a runtime one")
+    func sceneErrorsKeepTheirKind() {
+        #expect((try? SourceSpec.scene("gray-card"))?.name == "gray-card")
+        #expect(cliError { try SourceSpec.scene("hdr=sky.hdr,fov=171") }
+            == .usage("fov 171.0 is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees"))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).hdr").path
-        let error = cliError { try SourceSpec.scene("hdr=\(path),yaw=10,pitch=-90,fov=170") }
-        #expect(error?.kind == .runtime)
-        #expect(error?.message.contains(path) == true)
+        let missing = cliError { try SourceSpec.scene("hdr=\(path)") }
+        #expect(missing?.kind == .runtime && missing?.exitCode == 1)
+        #expect(missing?.message.contains(path) == true)
     }
 
     @Test("Sources without a back-end fail at run time with a message naming them", arguments: [

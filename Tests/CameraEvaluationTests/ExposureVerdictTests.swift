@@ -1,4 +1,4 @@
-@testable import CameraSunCLI
+@testable import CameraEvaluation
 import Testing
 
 /// The verdict on a closed-loop run: within the bound, the subject winning, the budget's answer, or missed.

@@ -6,11 +6,19 @@ import Foundation
 /// The self-contained HTML report of `ae-eval --report`: the results table, then per scene what
 /// the subject is and why, each algorithm's last frame with the subject outlined, and SVG plots of
 /// exposure and subject error against frame number.
-enum AEEvalReport {
-    static let colours = ["naive": "#d62728", "centre": "#ff7f0e", "libcamera": "#1f77b4", "sun": "#2ca02c"]
+public enum AEEvalReport {
+    /// An algorithm's line colour in the plots and legend.
+    static func colour(_ algorithm: EvaluatedAlgorithm) -> String {
+        switch algorithm {
+        case .naive: "#d62728"
+        case .centre: "#ff7f0e"
+        case .libcamera: "#1f77b4"
+        case .sun: "#2ca02c"
+        }
+    }
 
     /// One scene's runs and what the report says about its subject.
-    struct Section {
+    public struct Section {
         let scene: String
         /// Why the subject is what it is: the view list's reason, or the built-in scene's summary.
         let why: String
@@ -21,10 +29,11 @@ enum AEEvalReport {
         let meanOverMedian: Double
         /// The scene at the exposure that puts the subject at its intent (`referenceThumbnail`).
         let reference: PixelBuffer?
-        let results: [ClosedLoopEvaluation.Result]
+        public let results: [ClosedLoopEvaluation.Result]
     }
 
-    static func html(_ sections: [Section]) throws(CodecError) -> String {
+    /// The report of `sections`, in their order.
+    public static func html(_ sections: [Section]) throws(CodecError) -> String {
         let results = sections.flatMap(\.results)
         var rows = ""
         for result in results {
@@ -34,7 +43,7 @@ enum AEEvalReport {
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
                 + "<td\(breaksBudget(result) ? " class=\"bad\"" : "")>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
-                + "<td>\(result.oscillations)</td><td>\(AEEvalCommand.describeBudgetCost(result.highlightBudgetCost))</td>"
+                + "<td>\(result.oscillations)</td><td>\(AEEvalTable.describeBudgetCost(result.highlightBudgetCost))</td>"
                 + "<td\(verdictClass)>\(result.verdict?.label ?? "—")</td></tr>\n"
         }
         let summaries = ExposureVerdict.summaries(of: results).map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
@@ -77,7 +86,7 @@ enum AEEvalReport {
         keeping to 2% would cost it more than 1 EV), the budget's answer (keeping to 2% costs between ⅓
         and 1 EV, and the run kept to it with the subject that far under, within ⅓ EV), or missed. Each scene shows itself at the exposure that puts the subject at its
         intent, then every algorithm's last frame, the subject outlined.
-        Legend: \(colours.sorted { $0.key < $1.key }.map { "<span style=\"color:\($0.value)\">■ \($0.key)</span>" }.joined(separator: " "))</p>
+        Legend: \(EvaluatedAlgorithm.allCases.sorted { $0.rawValue < $1.rawValue }.map { "<span style=\"color:\(colour($0))\">■ \($0.rawValue)</span>" }.joined(separator: " "))</p>
         <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th><th>budget cost (EV)</th><th>verdict</th></tr>
         \(rows)</table>
         <ul>
@@ -111,7 +120,7 @@ enum AEEvalReport {
     static func budgetRule(_ cost: Double?) -> String {
         guard let cost else { return " The highlight budget's cost was not measured." }
         if cost == 0 { return " At its intent, no more than 2% outside the sun clips." }
-        let amount = AEEvalCommand.describeBudgetCost(cost)
+        let amount = AEEvalTable.describeBudgetCost(cost)
         return cost > SunAwareExposure.subjectWinsMargin
             ? " Keeping to 2% of clipping outside the sun would cost the subject \(amount) EV, more than 1 EV: the subject wins, and the clipping is the price."
             : " Keeping to 2% of clipping outside the sun costs the subject \(amount) EV, no more than 1 EV: the highlight budget wins, so the rule wants the subject that far under, with 2% clipped."
@@ -141,7 +150,7 @@ enum AEEvalReport {
         }
         for run in runs {
             let points = run.samples.map { "\(String(format: "%.1f", x($0.frame))),\(String(format: "%.1f", y($0[keyPath: value])))" }
-            svg += "<polyline fill=\"none\" stroke=\"\(colours[run.algorithm] ?? "#777")\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>"
+            svg += "<polyline fill=\"none\" stroke=\"\(EvaluatedAlgorithm(rawValue: run.algorithm).map(colour) ?? "#777")\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>"
         }
         return svg + "</svg>\n"
     }

@@ -1,5 +1,5 @@
 import CameraCore
-@testable import CameraSunCLI
+@testable import CameraEvaluation
 import Foundation
 import Testing
 
@@ -41,11 +41,11 @@ import Testing
     func rejects(line: String, phrases: [String]) throws {
         let directory = try sceneDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let error = try #require(cliError { try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory) })
+        let error = try #require(evaluationError { try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory) })
         for phrase in phrases { #expect(error.message.contains(phrase), "\(error.message)") }
     }
 
-    @Test("A view whose scene cannot be made is a usage error naming the list, the line and the value", arguments: [
+    @Test("A view whose scene cannot be made is an invalid input naming the list, the line and the value", arguments: [
         ("city.hdr,yaw=east 0,0,1,1 0 Why.",
          "v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
         ("city.hdr 0,0,1,1 3 Why.", "v.txt line 2: intent 3 EV is outside the supported range -8…2.4 EV — choose a value in that range"),
@@ -54,9 +54,9 @@ import Testing
         let directory = try sceneDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let views = try EvaluationView.parse("# header\n" + line, path: "v.txt", sceneDirectory: directory)
-        let error = try #require(cliError { try views[0].scene() })
+        let error = try #require(evaluationError { try views[0].scene() })
         #expect(error.message == message)
-        #expect(error.exitCode == 2)
+        #expect(error.kind == .invalidInput)
     }
 
     @Test("The scene directory is make scenes' cache: under XDG_CACHE_HOME, else ~/.cache")
@@ -81,15 +81,15 @@ import Testing
     func directoryAsList() throws {
         let directory = try sceneDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let error = cliError { try EvaluationView.load(directory) }
+        let error = evaluationError { try EvaluationView.load(directory) }
         #expect(error?.message == "the view list \(directory) is a directory — give the list's file, e.g. eval/hdr-views.txt")
-        #expect(error?.exitCode == 2)
+        #expect(error?.kind == .invalidInput)
     }
 
     @Test("A missing list is an error naming it")
     func missingList() {
-        let error = cliError { try EvaluationView.load("/nonexistent-dir/views.txt") }
+        let error = evaluationError { try EvaluationView.load("/nonexistent-dir/views.txt") }
         #expect(error?.message.contains("/nonexistent-dir/views.txt") == true)
-        #expect(error?.exitCode == 1)
+        #expect(error?.kind == .unreadable)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Runs an exposure algorithm in closed loop on the simulated camera and judges it against the
 /// scene's ground truth: how fast it settles, whether it oscillates, how far the subject ends from
 /// its intended exposure, and how much outside the sun clips.
-struct ClosedLoopEvaluation {
+public struct ClosedLoopEvaluation {
     /// One frame of the run.
     struct Sample: Encodable {
         let frame: Int
@@ -22,7 +22,7 @@ struct ClosedLoopEvaluation {
     }
 
     /// The figures of one scene × algorithm (the `--json` row of CLI.md).
-    struct Result: Encodable {
+    public struct Result: Encodable {
         let scene: String
         let algorithm: String
         /// Frames until the exposure stays within ⅙ EV of its final (settled) value.
@@ -53,12 +53,14 @@ struct ClosedLoopEvaluation {
     }
 
     /// A result with its frames: a `--json --samples` row, the result's keys and `samples`.
-    struct SampledResult: Encodable {
+    public struct SampledResult: Encodable {
         let result: Result
+
+        public init(_ result: Result) { self.result = result }
 
         private enum CodingKeys: String, CodingKey { case samples }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             try result.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(result.samples, forKey: .samples)
@@ -75,13 +77,20 @@ struct ClosedLoopEvaluation {
     let frameCount: Int
     let size: PixelSize
     /// The simulated camera's noise seed.
-    var seed: UInt64 = 1
+    let seed: UInt64
+
+    /// An evaluation of `frameCount` frames of `size` on the simulated camera, its noise from `seed`.
+    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1) {
+        self.frameCount = frameCount
+        self.size = size
+        self.seed = seed
+    }
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
     func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
         var algorithm = algorithm
         let camera = try makeCamera(scene)
-        let program = camera.exposureProgram
+        let program = exposureProgram(of: camera)
         var analyzer = StreamAnalyzer()
         var samples: [Sample] = []
         var thumbnail: PixelBuffer?
@@ -107,7 +116,8 @@ struct ClosedLoopEvaluation {
     /// intent: what subject ΔEV 0 looks like, to judge the subject and intent by.
     func referenceThumbnail(_ scene: SimulatedScene) async throws -> PixelBuffer {
         let camera = try makeCamera(scene)
-        try ExposureChoice.resolve(shutter: nil, gain: nil, bias: 0, camera: camera).apply(to: camera)
+        let settings = exposureProgram(of: camera).split(scene.referenceExposure(viewSize: size, sensor: camera.sensor))
+        try camera.updateControls { $0.setExposure(settings) }
         try camera.startStreaming()
         return try shrink(try await camera.nextFrame().buffer)
     }
@@ -122,7 +132,7 @@ struct ClosedLoopEvaluation {
     func highlightBudgetCost(_ scene: SimulatedScene, at time: Double = 0) async throws -> Double {
         let scene = scene.heldStill(at: time)
         let camera = try makeCamera(scene)
-        let program = camera.exposureProgram
+        let program = exposureProgram(of: camera)
         let reference = scene.referenceExposure(viewSize: size, sensor: camera.sensor)
         try camera.startStreaming()
         /// The subject's ΔEV and the non-sun clipped fraction at `offset` EV from the reference.
@@ -156,6 +166,11 @@ struct ClosedLoopEvaluation {
     private func makeCamera(_ scene: SimulatedScene) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         return try SimulatedCamera(scene: scene, format: format, seed: seed)
+    }
+
+    /// The camera's exposure program at its frame rate, as the 3A engine runs it.
+    private func exposureProgram(of camera: SimulatedCamera) -> ExposureProgram {
+        ThreeAEngine.exposureProgram(for: camera.capabilities, frameRate: camera.settings.frameRate)
     }
 
     /// `frame` shrunk to fit `thumbnailBound`.

@@ -26,38 +26,38 @@ struct EvaluationView: Equatable {
     }
 
     /// The views listed in the file at `path`, which may be a pipe (`--views <(…)`, /dev/stdin).
-    static func load(_ path: String, sceneDirectory: String = sceneDirectory()) throws(CLIError) -> [EvaluationView] {
+    static func load(_ path: String, sceneDirectory: String = sceneDirectory()) throws(EvaluationError) -> [EvaluationView] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .usage("the view list \(path) is a directory — give the list's file, e.g. eval/hdr-views.txt")
+            throw .invalidInput("the view list \(path) is a directory — give the list's file, e.g. eval/hdr-views.txt")
         }
         guard let file = FileHandle(forReadingAtPath: path) else {
-            throw .runtime("cannot read the view list \(path): \(String(cString: strerror(errno))) — check the path")
+            throw .unreadable("cannot read the view list \(path): \(String(cString: strerror(errno))) — check the path")
         }
         defer { try? file.close() }
         let data: Data
         do {
             data = try file.readToEnd() ?? Data()
         } catch {
-            throw .runtime("cannot read the view list \(path): \(error.localizedDescription) — check the path")
+            throw .unreadable("cannot read the view list \(path): \(error.localizedDescription) — check the path")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .usage("the view list \(path) is not UTF-8 text — save it as UTF-8")
+            throw .invalidInput("the view list \(path) is not UTF-8 text — save it as UTF-8")
         }
         return try parse(text, path: path, sceneDirectory: sceneDirectory)
     }
 
     /// The view's scene, its subject marked; errors name the list and line.
-    func scene() throws(CLIError) -> SimulatedScene {
+    func scene() throws(EvaluationError) -> SimulatedScene {
         do {
-            return try SourceSpec.hdrScene(spec, subject: subject, intent: intent)
+            return try SceneSpec.hdrScene(spec, subject: subject, intent: intent)
         } catch {
-            throw CLIError(kind: error.kind, message: "\(place): \(error.message)")
+            throw error.located(place)
         }
     }
 
     /// The views in `text`, read from `path` (named in errors, with the line).
-    static func parse(_ text: String, path: String, sceneDirectory: String) throws(CLIError) -> [EvaluationView] {
+    static func parse(_ text: String, path: String, sceneDirectory: String) throws(EvaluationError) -> [EvaluationView] {
         var views: [EvaluationView] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -65,32 +65,24 @@ struct EvaluationView: Equatable {
             let place = "\(path) line \(index + 1)"
             let fields = line.split(maxSplits: 3, omittingEmptySubsequences: true, whereSeparator: \.isWhitespace).map(String.init)
             guard fields.count == 4 else {
-                throw .usage("\(place) has \(fields.count) of its 4 fields — write FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY")
+                throw .invalidInput("\(place) has \(fields.count) of its 4 fields — write FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY")
             }
-            guard let subject = parseSubjectRect(fields[1]) else {
-                throw .usage("\(place): subject '\(fields[1])' is not x,y,w,h — four numbers 0…1, the rectangle inside the frame")
+            guard let subject = EvaluatedScene.subject(parsing: fields[1]) else {
+                throw .invalidInput("\(place): subject '\(fields[1])' is not x,y,w,h — four numbers 0…1, the rectangle inside the frame")
             }
             guard let intent = Double(fields[2]), intent.isFinite else {
-                throw .usage("\(place): intent '\(fields[2])' is not a number — the subject's brightness in EV from mid-grey, 0 for mid-grey")
+                throw .invalidInput("\(place): intent '\(fields[2])' is not a number — the subject's brightness in EV from mid-grey, 0 for mid-grey")
             }
             var spec = fields[0]
             if !spec.hasPrefix("/") { spec = sceneDirectory + "/" + spec }
             let file = String(spec.prefix { $0 != "," })
             guard FileManager.default.fileExists(atPath: file) else {
-                throw .runtime("\(place): \(file) does not exist — run 'make scenes' to fetch Blender's HDRIs into \(sceneDirectory)")
+                throw .unreadable("\(place): \(file) does not exist — run 'make scenes' to fetch Blender's HDRIs into \(sceneDirectory)")
             }
             views.append(EvaluationView(spec: spec, subject: subject, intent: intent,
                                         why: fields[3].trimmingCharacters(in: .whitespaces), place: place))
         }
-        guard !views.isEmpty else { throw .usage("\(path) lists no views — write one per line: FILE x,y,w,h INTENT WHY") }
+        guard !views.isEmpty else { throw .invalidInput("\(path) lists no views — write one per line: FILE x,y,w,h INTENT WHY") }
         return views
     }
-}
-
-/// "x,y,w,h" as a normalised rectangle inside the frame (top-left origin), or nil.
-func parseSubjectRect(_ text: String) -> NormalizedRect? {
-    let parts = text.split(separator: ",").compactMap { Double($0) }
-    guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }), parts[2] > 0, parts[3] > 0,
-          parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1 else { return nil }
-    return NormalizedRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
 }

@@ -1,7 +1,7 @@
 import CameraCore
+@testable import CameraEvaluation
 import CameraExposure
 import CameraSimulated
-@testable import CameraSunCLI
 import Foundation
 import Testing
 

@@ -1,0 +1,69 @@
+import CameraCodecs
+import CameraCore
+@testable import CameraEvaluation
+import Foundation
+import Testing
+
+/// `camerasun ae-eval` end to end: its flags reach the evaluation, and its JSON and report carry
+/// what the evaluation found.
+@Suite struct AEEvalEndToEndTests {
+    @Test("ae-eval --json --samples gives every run's frames: exposure, subject and clipping, frame by frame")
+    func samples() throws {
+        let result = try CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "naive,sun", "--frames", "6",
+                                              "--width", "64", "--height", "36", "--json", "--samples"])
+        #expect(result.exitCode == 0, "\(result)")
+        let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        for run in results {
+            let samples = try #require(run["samples"] as? [[String: Any]])
+            #expect(samples.map { jsonNumber($0["frame"]) } == [0, 1, 2, 3, 4, 5])
+            let exposures = samples.compactMap { jsonNumber($0["exposureEV"]) }
+            #expect(exposures.count == 6 && Set(exposures).count > 1, "the loop moved the exposure: \(exposures)")
+            // The run's subject ΔEV is the mean of its last frames' subject EV (all six here).
+            let subjects = samples.compactMap { jsonNumber($0["subjectEV"]) }
+            let mean = subjects.reduce(0, +) / Double(max(subjects.count, 1))
+            #expect(abs(mean - (jsonNumber(run["subjectEvError"]) ?? .nan)) < 1e-9, "\(subjects) against \(run["subjectEvError"] ?? "")")
+        }
+    }
+
+    @Test("ae-eval --views runs each listed view, --scenes adds built-ins, and the report carries the reasons")
+    func viewsEndToEnd() throws {
+        try withScratchDirectory { directory in
+            // A flat HDR image: a dark lower half (the subject) under a sky 8× brighter.
+            var image = RadianceImage(width: 64, height: 36)
+            for y in 0..<36 { for x in 0..<64 { image[x, y] = SIMD3(repeating: y < 18 ? 8 : 1) } }
+            try RadianceHDREncoder().encode(image).write(to: directory.appendingPathComponent("t.hdr"))
+            let list = directory.appendingPathComponent("views.txt")
+            try Data("# test\n\(directory.path)/t.hdr 0,0.5,1,0.5 0 The ground under the sky.\n".utf8).write(to: list)
+            let report = directory.appendingPathComponent("r.html")
+            let result = try CameraSunBinary.run(["ae-eval", "--views", list.path, "--scenes", "gray-card", "--algorithms", "naive,sun",
+                                                  "--frames", "4", "--width", "64", "--height", "36", "--json", "--report", report.path])
+            #expect(result.exitCode == 0, "\(result)")
+            let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
+            #expect(results.map { "\($0["scene"] ?? "") \($0["algorithm"] ?? "")" } == ["gray-card naive", "gray-card sun", "hdr:t.hdr naive", "hdr:t.hdr sun"])
+            #expect(results.allSatisfy { $0["samples"] == nil }, "frames only with --samples")
+            // The grey card clips nothing at its intent; the ground under a sky 8× brighter must go
+            // under it by about log2(8 × 0.18 / 0.955) = 0.59 EV for the sky not to clip.
+            let costs = results.compactMap { jsonNumber($0["highlightBudgetCost"]) }
+            #expect(costs.count == 4 && costs[0] == 0 && costs[1] == 0, "\(costs)")
+            #expect(costs.dropFirst(2).allSatisfy { abs($0 - 0.59) < 0.1 }, "\(costs)")
+            // Each run's verdict is the one its own figures give.
+            for (run, cost) in zip(results, costs) {
+                let verdict = ExposureVerdict(subjectEV: try #require(jsonNumber(run["subjectEvError"])),
+                                              clippedFraction: try #require(jsonNumber(run["clippedFraction"])), budgetCost: cost)
+                #expect(run["verdict"] as? String == verdict.rawValue, "\(run)")
+            }
+            let html = try String(contentsOf: report, encoding: .utf8)
+            #expect(html.contains("intent +0.0 EV: The ground under the sky."))
+            // Per scene the reference frame and one per algorithm.
+            #expect(html.components(separatedBy: "data:image/jpeg;base64,").count - 1 == 6)
+        }
+    }
+
+    @Test("An unknown --algorithms name is a usage error listing every algorithm")
+    func unknownAlgorithm() throws {
+        let result = try CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "sun,auto", "--frames", "1"])
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderr == "camerasun: error: unknown algorithm 'auto' — choose from naive, centre, libcamera, sun\n")
+    }
+}
