@@ -82,7 +82,7 @@ FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_ARTIFACTS := .build/artifacts/fuzz
 FUZZ_RUN = for harness in $(FUZZ_HARNESSES); do \
 	    mkdir -p .build/fuzz/corpus/$$harness $(FUZZ_ARTIFACTS)/$$harness && \
-	    .build/fuzz/release/fuzz-$$harness -max_total_time=$(1) -timeout=10 -print_final_stats=1 \
+	    .build/fuzz/release/fuzz-$$harness -max_total_time=$(1) -timeout=10 -print_final_stats=1 -dict=Fuzz/Dictionaries/$$harness.dict \
 	      -artifact_prefix=$(FUZZ_ARTIFACTS)/$$harness/ .build/fuzz/corpus/$$harness Fuzz/Corpus/$$harness \
 	      $$(ls -d Fuzz/Regressions/$$harness 2>/dev/null) || exit 1; \
 	done

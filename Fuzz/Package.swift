@@ -16,7 +16,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibFuzzer"),
         .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"]),
-        .executableTarget(name: "FuzzRadianceHDR", dependencies: ["FuzzDriver", .product(name: "CameraCodecs", package: "CameraSun")]),
+        .target(name: "CStbReference"),
+        .executableTarget(
+            name: "FuzzRadianceHDR",
+            dependencies: ["FuzzDriver", "CStbReference", .product(name: "CameraCodecs", package: "CameraSun")]
+        ),
         .executableTarget(name: "FuzzRequestTarget", dependencies: ["FuzzDriver", .product(name: "HTTPServer", package: "CameraSun")]),
         .executableTarget(
             name: "FuzzControlBodies",
