@@ -58,7 +58,8 @@ run: build
 # 3. one test at a time, `camerasun serve` end to end (each test starts a debug server on a real-time
 #    camera, about a core while it runs, and waits for it with wall-clock deadlines: 6 s alone, over
 #    4 minutes inside run 1), then the acceptance suite against the release binary (frame rates and
-#    latencies of the real server, nothing beside it).
+#    latencies of the real server, nothing beside it);
+# 4. each fuzz harness for a few seconds on its saved corpus and regression inputs (fuzz-smoke).
 test: deps build
 	$(SWIFT) test --skip ViewfinderTests --skip HTTPServerTests --skip ServeTests --skip ServeAcceptanceTests
 	$(SWIFT) test --filter ViewfinderTests --filter HTTPServerTests
