@@ -22,7 +22,7 @@ BROWSER_VENV := .venv-browser
 BROWSER_REQUIREMENTS := Tests/Browser/requirements.txt
 BROWSER_ARTIFACTS := .build/artifacts/browser
 
-.PHONY: deps build run test test-tsan browser-test bench scenes ae-report clean
+.PHONY: deps build run test test-tsan fuzz fuzz-smoke fuzz-build browser-test bench scenes ae-report clean
 
 ## deps: install the Debian packages the build and tests need and the browser tests' venv (idempotent; sudo when not root)
 deps:
@@ -58,17 +58,47 @@ run: build
 # 3. one test at a time, `camerasun serve` end to end (each test starts a debug server on a real-time
 #    camera, about a core while it runs, and waits for it with wall-clock deadlines: 6 s alone, over
 #    4 minutes inside run 1), then the acceptance suite against the release binary (frame rates and
-#    latencies of the real server, nothing beside it).
+#    latencies of the real server, nothing beside it);
+# 4. each fuzz harness for a few seconds on its saved corpus and regression inputs (fuzz-smoke).
 test: deps build
 	$(SWIFT) test --skip ViewfinderTests --skip HTTPServerTests --skip ServeTests --skip ServeAcceptanceTests
 	$(SWIFT) test --filter ViewfinderTests --filter HTTPServerTests
 	CAMERASUN_RELEASE_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --no-parallel --filter ServeTests --filter ServeAcceptanceTests
+	$(MAKE) fuzz-smoke
 
 ## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:
 ## instrumented code runs several times slower, and the viewfinder's latency tests fail when the
 ## busiest suites hold the concurrency pool beside them
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --no-parallel
+
+# Fuzzing (Fuzz/README.md): libFuzzer harnesses for the parsers of untrusted bytes, built with
+# AddressSanitizer apart in .build/fuzz. Each run reads the saved corpus Fuzz/Corpus/<harness> and the
+# crashes already fixed, Fuzz/Regressions/<harness>, and adds what it finds to a working corpus in
+# .build/fuzz/corpus/<harness>, so the committed corpus only changes when chosen; a crashing input is
+# written to .build/artifacts/fuzz/<harness>/ and fails the run.
+FUZZ_HARNESSES := radiance-hdr request-target control-bodies jpeg-structure
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_ARTIFACTS := .build/artifacts/fuzz
+FUZZ_RUN = for harness in $(FUZZ_HARNESSES); do \
+	    mkdir -p .build/fuzz/corpus/$$harness $(FUZZ_ARTIFACTS)/$$harness && \
+	    .build/fuzz/release/fuzz-$$harness -max_total_time=$(1) -timeout=10 -print_final_stats=1 -dict=Fuzz/Dictionaries/$$harness.dict \
+	      -artifact_prefix=$(FUZZ_ARTIFACTS)/$$harness/ .build/fuzz/corpus/$$harness Fuzz/Corpus/$$harness \
+	      $$(ls -d Fuzz/Regressions/$$harness 2>/dev/null) || exit 1; \
+	done
+
+## fuzz-build: the fuzz harnesses, instrumented for libFuzzer and AddressSanitizer (.build/fuzz/release/fuzz-*)
+fuzz-build: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path .build/fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+## fuzz: each harness for FUZZ_SECONDS seconds (default 5 minutes): `make fuzz FUZZ_SECONDS=60`
+fuzz: fuzz-build
+	@$(call FUZZ_RUN,$(FUZZ_SECONDS))
+
+## fuzz-smoke: each harness for FUZZ_SMOKE_SECONDS seconds on the saved corpus and every regression input (part of `make test`)
+fuzz-smoke: fuzz-build
+	@$(call FUZZ_RUN,$(FUZZ_SMOKE_SECONDS))
 
 ## browser-test: the viewfinder page in headless Chromium against the development fake server
 ## (Tests/Browser); `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/ [VIEWFINDER_TOKEN=T]` tests a

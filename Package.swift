@@ -8,6 +8,11 @@ let package = Package(
     name: "CameraSun",
     products: [
         .executable(name: "camerasun", targets: ["camerasun"]),
+        // The modules the fuzz harnesses (Fuzz/Package.swift) feed arbitrary bytes to.
+        .library(name: "CameraCodecs", targets: ["CameraCodecs"]),
+        .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "Viewfinder", targets: ["Viewfinder"]),
     ],
     targets: [
         // C libraries

@@ -1,12 +1,13 @@
 /// What `repair` needs to know of a file it finds without a catalogue row: whether it is a whole
 /// JPEG (starts with SOI, ends with EOI) and its dimensions from the frame header (SOF marker).
-/// It walks the marker segments up to the scan; it does not decode the image.
-struct JPEGStructure: Equatable {
-    let width: Int
-    let height: Int
+/// It walks the marker segments up to the scan; it does not decode the image. Public so that the
+/// fuzz harness (Fuzz/) can feed it arbitrary bytes.
+public struct JPEGStructure: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
 
     /// The structure of `bytes`, or nil when they are not a complete JPEG with a frame header.
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8,
               bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9 else { return nil }
         var offset = 2
