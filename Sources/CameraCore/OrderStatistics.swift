@@ -8,7 +8,9 @@ public func median(_ values: [Double]) -> Double {
 
 /// The `fraction` (0…1) quantile of `values`: once sorted, the value with ⌊count × fraction⌋
 /// values below it (the largest for 1), so the 0.5 quantile of an even count is the upper of the
-/// two middle values; nil for none.
+/// two middle values; nil for none. Inlinable, so that each caller sorts its own type without
+/// generic dispatch (the metering pass takes ring medians every frame).
+@inlinable
 public func quantile<Value: Comparable>(_ values: [Value], _ fraction: Double) -> Value? {
     guard !values.isEmpty else { return nil }
     let index = Int(Double(values.count) * min(max(fraction, 0), 1))
