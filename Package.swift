@@ -33,17 +33,11 @@ let package = Package(
         // Swift modules, bottom layer first
         .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
-        .target(
-            name: "CameraMetering", dependencies: ["CameraCore"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCodecs"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
-        .target(
-            name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
         .target(
             name: "CameraEvaluation",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraSimulated"]

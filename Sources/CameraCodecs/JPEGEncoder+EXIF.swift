@@ -15,10 +15,19 @@ extension JPEGEncoder {
         return try compress(buffer, quality: quality) { jpeg throws(CodecError) in try ExifWriter.inserting(segment, into: jpeg) }
     }
 
-    /// A small JPEG of `buffer` shrunk by a box filter to fit `bounds` (aspect ratio kept), for
-    /// EXIF thumbnails and photo lists.
+    /// A small JPEG of `buffer` shrunk by `PreviewScaler`'s box filter to fit `bounds` (aspect
+    /// ratio kept, even sides, never enlarged), for EXIF thumbnails and photo lists.
     public func encodedThumbnail(of buffer: PixelBuffer, fitting bounds: PixelSize = exifThumbnailBounds,
                                  quality: Int = 80) throws(CodecError) -> [UInt8] {
-        try encode(ThumbnailScaler.scaled(buffer, fitting: bounds), quality: quality)
+        guard bounds.width >= 2, bounds.height >= 2 else {
+            throw CodecError(.invalidSetting, "a thumbnail must fit at least 2×2 pixels, not \(bounds) — choose larger bounds")
+        }
+        let thumbnail: PixelBuffer
+        do {
+            thumbnail = try PreviewScaler.scaled(buffer, within: bounds)
+        } catch {
+            throw CodecError(.invalidSetting, "cannot make the thumbnail: \(error)")
+        }
+        return try encode(thumbnail, quality: quality)
     }
 }

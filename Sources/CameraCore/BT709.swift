@@ -41,10 +41,14 @@ public enum BT709 {
         54 &* red &+ 183 &* green &+ 19 &* blue
     }
 
-    /// Rounds and clamps to 0…255 (through Int32: the direct Float → UInt8 conversion is a slow
-    /// generic call here).
-    @inlinable
+    /// Rounds and clamps to 0…255 (halves round up).
+    ///
+    /// Per-pixel loops call this, so it converts without `Int32(Float)`, whose range checks cost
+    /// more than the arithmetic: a whole number below 2²³ added to 2²³ stands in the float's low
+    /// mantissa bits.
+    @inlinable @inline(__always)
     public static func byte(_ value: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
+        let whole = min(max(value + 0.5, 0), 255).rounded(.down)
+        return UInt8(truncatingIfNeeded: (whole + 0x1p23).bitPattern)
     }
 }

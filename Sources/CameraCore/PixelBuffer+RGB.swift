@@ -13,30 +13,19 @@ extension PixelBuffer {
     ///   no white balance or tone curve, so the result looks like the raw sensor data.
     public func rgb8() -> [UInt8] {
         switch format {
-        case .bgra8:
-            let bgra = bytes(plane: 0)
-            return mapPixels { x, y in
-                let pixel = (y * width + x) * 4
-                return (bgra[pixel + 2], bgra[pixel + 1], bgra[pixel])
-            }
-        case .gray8:
-            let luma = bytes(plane: 0)
-            return mapPixels { x, y in (luma[y * width + x], luma[y * width + x], luma[y * width + x]) }
-        case .nv12(let range):
-            let luma = bytes(plane: 0)
-            let chroma = bytes(plane: 1)
-            return mapPixels { x, y in
-                let pair = (y / 2) * width + (x / 2) * 2
-                return BT709.decode(y: luma[y * width + x], cb: chroma[pair], cr: chroma[pair + 1], range: range)
-            }
-        case .yuyv422:
-            let packed = bytes(plane: 0)
-            return mapPixels { x, y in
-                let pair = (y * width + (x / 2) * 2) * 2
-                return BT709.decode(y: packed[(y * width + x) * 2], cb: packed[pair + 1], cr: packed[pair + 3], range: .video)
-            }
-        case .bayer16(let pattern, let bits):
-            return bayerRGB(pattern: pattern, significantBits: bits)
+        case .bgra8: rgb8(BGRAReader(self))
+        case .gray8: rgb8(GrayReader(self))
+        case .nv12(.video): rgb8(NV12Reader<VideoRange>(self))
+        case .nv12(.full): rgb8(NV12Reader<FullRange>(self))
+        case .yuyv422: rgb8(YUYVReader(self))
+        case .bayer16(let pattern, let bits): bayerRGB(pattern: pattern, significantBits: bits)
+        }
+    }
+
+    private func rgb8<Reader: PixelReader>(_ reader: Reader) -> [UInt8] {
+        mapPixels { x, y in
+            let pixel = reader.pixel(x: x, y: y)
+            return (pixel.red, pixel.green, pixel.blue)
         }
     }
 

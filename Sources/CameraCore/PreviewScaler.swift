@@ -23,6 +23,14 @@ public enum PreviewScaler {
         return PixelSize(width: max(width & ~1, 2), height: max(height & ~1, 2))
     }
 
+    /// A new bgra8 image of `source` scaled to `fittedSize(_:within:)` of `bound`.
+    public static func scaled(_ source: PixelBuffer, within bound: PixelSize) throws(PixelBufferError) -> PixelBuffer {
+        let size = fittedSize(PixelSize(width: source.width, height: source.height), within: bound)
+        let destination = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+        scale(source, into: destination)
+        return destination
+    }
+
     /// Fills `destination` (bgra8, any size, typically from a `BufferPool` sized by `fittedSize`)
     /// with `source` scaled to its size; alpha is opaque. Every `PixelFormat` is accepted: Y'CbCr
     /// converts with BT.709 as `rgb8()` does, and bayer16 takes each 2×2 cell's red, mean green and

@@ -60,6 +60,13 @@ public struct RadianceImage: Sendable {
         return top * (1 - fy) + bottom * fy
     }
 
+    /// Multiplies every sample by `factor`, in place.
+    public mutating func scale(by factor: Float) {
+        samples.withUnsafeMutableBufferPointer { samples in
+            for i in samples.indices { samples[i] *= factor }
+        }
+    }
+
     /// Replaces NaN and negative values with 0, and infinities and values above `ceiling` with
     /// `ceiling`, as real HDR files
     /// carry such samples in and around the sun. Returns how many samples were replaced.

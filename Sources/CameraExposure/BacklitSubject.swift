@@ -1,3 +1,4 @@
+import CameraCore
 import CameraMetering
 import Foundation
 
@@ -64,9 +65,7 @@ struct BacklitSubject {
             let x = (Double(block % columns) + 0.5) / Double(columns), y = (Double(block / columns) + 0.5) / Double(rows)
             return usable[block] && (0.15...0.85).contains(x) && y >= BacklitSubject.groundTop
         }
-        let sorted = standing.map { logs[$0] }.sorted()
-        guard !sorted.isEmpty else { return nil }
-        let dark = sorted[Int(Double(sorted.count) * BacklitSubject.darkQuantile)]
+        guard let dark = quantile(standing.map { logs[$0] }, BacklitSubject.darkQuantile) else { return nil }
         let seeds = standing.filter { abs(logs[$0] - dark) <= BacklitSubject.seedBand }
         let region = CellNeighbourhood(columns: columns, rows: rows).grow(from: seeds) { from, to in
             usable[to] && logs[to] <= dark + BacklitSubject.brightLimit && abs(logs[to] - logs[from]) < BacklitSubject.edgeTolerance

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraMetering
 import Foundation
 
@@ -68,16 +69,10 @@ struct HighlightBudget {
     static func nonSunPercentile(_ statistics: FrameStatistics, _ fraction: Double) -> Double {
         let cells = statistics.cells
         let lightSource = HighlightMask.Kind.lightSource.rawValue
-        let values = (0..<(cells.columns * cells.rows)).compactMap { cell -> (Double, Double)? in
+        let values = (0..<(cells.columns * cells.rows)).compactMap { cell -> (value: Double, weight: Double)? in
             guard statistics.highlights.kinds[cell] != lightSource, let mean = cells.mean(cell) else { return nil }
             return (mean, Double(cells.sampleCounts[cell]))
-        }.sorted { $0.0 < $1.0 }
-        let total = values.reduce(0) { $0 + $1.1 }
-        var cumulative = 0.0
-        for (value, count) in values {
-            cumulative += count
-            if cumulative >= fraction * total { return value }
         }
-        return values.last?.0 ?? 0
+        return weightedQuantile(values, fraction) ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraMetering
 import Foundation
 
@@ -39,7 +40,7 @@ struct SceneSignature {
         let gaps = zip(levels, other.levels).compactMap { a, b -> Double? in
             guard let a, let b else { return nil }
             return max(0, a.lowerBound - b.upperBound, b.lowerBound - a.upperBound)
-        }.sorted()
-        return gaps.isEmpty ? nil : gaps[gaps.count * 3 / 4]
+        }
+        return quantile(gaps, 0.75)
     }
 }

@@ -178,15 +178,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.
     static func median(_ cells: [(value: Double, weight: Double)]) -> Double {
-        let sorted = cells.sorted { $0.value < $1.value }
-        let total = sorted.reduce(0) { $0 + $1.weight }
-        guard total > 0 else { return Meter.midGrey }
-        var cumulative = 0.0
-        for cell in sorted {
-            cumulative += cell.weight
-            if cumulative >= total / 2 { return cell.value }
-        }
-        return sorted.last!.value
+        weightedQuantile(cells, 0.5) ?? Meter.midGrey
     }
 }
 

@@ -179,11 +179,14 @@ private func logChroma(_ rgb: SIMD3<Double>) -> SIMD2<Double> {
 /// Linear RGB of single pixels of a buffer in any colour format, read in place.
 private struct ColourSampler {
     private let buffer: PixelBuffer
+    /// The 8-bit formats' pixels (nil for bayer16, read here by 2×2 quads).
+    private let reader: (any PixelReader)?
     private let planes: [UnsafeRawPointer]
     private let strides: [Int]
 
     init(_ buffer: PixelBuffer) {
         self.buffer = buffer
+        reader = buffer.pixelReader()
         planes = buffer.planes.indices.map { UnsafeRawPointer(buffer.baseAddress(plane: $0)) }
         strides = buffer.planes.map(\.bytesPerRow)
     }
@@ -196,37 +199,22 @@ private struct ColourSampler {
     /// Linear RGB of pixel (`x`, `y`) (for bayer16: of its 2×2 quad), or nil when a channel is
     /// clipped (≥ 250/255 of full scale).
     func linearRGB(x: Int, y: Int) -> SIMD3<Double>? {
-        let encoded: (UInt8, UInt8, UInt8)
-        switch buffer.format {
-        case .bgra8:
-            let pixel = planes[0] + y * strides[0] + x * 4
-            encoded = (pixel.load(fromByteOffset: 2, as: UInt8.self), pixel.load(fromByteOffset: 1, as: UInt8.self),
-                       pixel.load(as: UInt8.self))
-        case .nv12(let range):
-            let luma = planes[0].load(fromByteOffset: y * strides[0] + x, as: UInt8.self)
-            let pair = planes[1] + (y / 2) * strides[1] + (x / 2) * 2
-            let rgb = BT709.decode(y: luma, cb: pair.load(as: UInt8.self), cr: pair.load(fromByteOffset: 1, as: UInt8.self), range: range)
-            encoded = (rgb.red, rgb.green, rgb.blue)
-        case .yuyv422:
-            let row = planes[0] + y * strides[0]
-            let pair = row + (x / 2) * 4
-            let rgb = BT709.decode(y: row.load(fromByteOffset: x * 2, as: UInt8.self), cb: pair.load(fromByteOffset: 1, as: UInt8.self),
-                                   cr: pair.load(fromByteOffset: 3, as: UInt8.self), range: .video)
-            encoded = (rgb.red, rgb.green, rgb.blue)
-        case .gray8:
-            let value = planes[0].load(fromByteOffset: y * strides[0] + x, as: UInt8.self)
-            encoded = (value, value, value)
-        case .bayer16(_, let bits):
-            // RGGB: the quad's top-left is red, bottom-right blue.
-            let qx = min(x & ~1, buffer.width - 2), qy = min(y & ~1, buffer.height - 2)
-            func sample(_ dx: Int, _ dy: Int) -> Double {
-                Double(UInt16(littleEndian: planes[0].loadUnaligned(fromByteOffset: (qy + dy) * strides[0] + (qx + dx) * 2, as: UInt16.self)))
-            }
-            let rgb = SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) / Double((1 << bits) - 1)
-            return rgb.max() >= 250.0 / 255 ? nil : rgb
-        }
-        guard max(encoded.0, encoded.1, encoded.2) < 250 else { return nil }
+        guard let reader else { return quadRGB(x: x, y: y) }
+        let encoded = reader.pixel(x: x, y: y)
+        guard max(encoded.red, encoded.green, encoded.blue) < 250 else { return nil }
         let curve = SRGB.linearOf8Bit
-        return SIMD3(Double(curve[Int(encoded.0)]), Double(curve[Int(encoded.1)]), Double(curve[Int(encoded.2)]))
+        return SIMD3(Double(curve[Int(encoded.red)]), Double(curve[Int(encoded.green)]), Double(curve[Int(encoded.blue)]))
+    }
+
+    /// Linear RGB of the bayer16 (RGGB) quad holding pixel (`x`, `y`), or nil when clipped.
+    private func quadRGB(x: Int, y: Int) -> SIMD3<Double>? {
+        guard case .bayer16(_, let bits) = buffer.format else { return nil }
+        // The quad's top-left is red, bottom-right blue.
+        let qx = min(x & ~1, buffer.width - 2), qy = min(y & ~1, buffer.height - 2)
+        func sample(_ dx: Int, _ dy: Int) -> Double {
+            Double(UInt16(littleEndian: planes[0].loadUnaligned(fromByteOffset: (qy + dy) * strides[0] + (qx + dx) * 2, as: UInt16.self)))
+        }
+        let rgb = SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) / Double((1 << bits) - 1)
+        return rgb.max() >= 250.0 / 255 ? nil : rgb
     }
 }

@@ -1,3 +1,5 @@
+import CameraCore
+
 /// Connected regions on a grid of cells (4-neighbourhood): light sources for the highlight mask,
 /// the subject of a backlit scene for the exposure engine.
 public struct CellNeighbourhood: Sendable {
@@ -65,8 +67,7 @@ public struct CellNeighbourhood: Sendable {
                 if outside >= inner && !excluded[cell] { ring.append(values[cell]) }
             }
         }
-        guard !ring.isEmpty else { return 1 }
-        return ring.sorted()[ring.count / 2]
+        return quantile(ring, 0.5) ?? 1
     }
 
     /// `seeds` plus the cells reachable from them through cells satisfying `member`, at most

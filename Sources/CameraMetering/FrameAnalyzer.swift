@@ -18,11 +18,11 @@ public struct FrameAnalyzer: Sendable {
     /// The statistics of `buffer` (bgra8, nv12, yuyv422 or gray8).
     public func analyze(_ buffer: PixelBuffer) throws(MeteringError) -> FrameStatistics {
         switch buffer.format {
-        case .bgra8: analyze(buffer, BGRASampler(buffer))
-        case .gray8: analyze(buffer, GraySampler(buffer))
-        case .nv12(.video): analyze(buffer, NV12Sampler<VideoRange>(buffer))
-        case .nv12(.full): analyze(buffer, NV12Sampler<FullRange>(buffer))
-        case .yuyv422: analyze(buffer, YUYVSampler(buffer))
+        case .bgra8: analyze(buffer, BGRAReader(buffer))
+        case .gray8: analyze(buffer, GrayReader(buffer))
+        case .nv12(.video): analyze(buffer, NV12Reader<VideoRange>(buffer))
+        case .nv12(.full): analyze(buffer, NV12Reader<FullRange>(buffer))
+        case .yuyv422: analyze(buffer, YUYVReader(buffer))
         case .bayer16: throw .unsupportedFormat(buffer.format)
         }
     }

@@ -59,7 +59,7 @@ struct SampledPass {
                                     var sum: Float = 0, clippedCount: Int32 = 0
                                     let span = spanStarts[cellColumn]..<spanStarts[cellColumn + 1]
                                     for columnIndex in span {
-                                        let (red, green, blue, luma) = sampler.sample(x: firstColumn &+ columnIndex &* step, y: y)
+                                        let (red, green, blue, luma) = sampler.pixel(x: firstColumn &+ columnIndex &* step, y: y)
                                         let rgb = SIMD4<Float>(linear[Int(red)], linear[Int(green)], linear[Int(blue)], 0)
                                         histograms[(columnIndex & 3) &* 256 &+ Int(luma)] &+= 1
                                         rowChannels += rgb

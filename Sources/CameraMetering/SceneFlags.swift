@@ -43,7 +43,7 @@ public struct SceneFlags: Sendable, Hashable {
             }
         }
         // The darker quarter of where subjects stand against the brighter quarter of the top half.
-        let dark = SceneFlags.quantile(subjectArea, 0.25), bright = SceneFlags.quantile(top, 0.75)
+        let dark = quantile(subjectArea, 0.25) ?? 0, bright = quantile(top, 0.75) ?? 0
         backlitContrast = log2(max(bright, 1.0 / 4096) / max(dark, 1.0 / 4096))
         backlightClipped = bright >= SceneFlags.clippedLevel
         backlit = backlitContrast >= SceneFlags.backlitThreshold
@@ -51,10 +51,5 @@ public struct SceneFlags: Sendable, Hashable {
         lowLight = sceneLuminance.map { $0 < SceneFlags.lowLightLuminance } ?? false
         dynamicRange = statistics.dynamicRange
         self.flicker = flicker
-    }
-
-    private static func quantile(_ values: [Double], _ fraction: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        return values.sorted()[min(values.count - 1, Int(Double(values.count) * fraction))]
     }
 }

@@ -53,10 +53,12 @@ extension SimulatedScene {
     /// `view` (panning when `view.pan` is set); others are scaled to the camera's view as they are.
     /// `subject` marks the subject in the view (normalised, top-left origin) for closed-loop
     /// evaluation, with its intent in EV; along a pan it is the rectangle's rows, all the way round.
-    public static func hdrImage(_ source: RadianceImage, named name: String, view: ViewDirection = ViewDirection(),
+    ///
+    /// `source` is consumed and scaled in place: a decoded HDR image can be gigabytes, and the
+    /// scene keeps the only copy.
+    public static func hdrImage(_ source: consuming RadianceImage, named name: String, view: ViewDirection = ViewDirection(),
                                 subject: NormalizedRect? = nil, intent: Double = 0) -> SimulatedScene {
-        let scale = hdrMedianLuminance / medianLuminance(source)
-        let image = RadianceImage(width: source.width, height: source.height, samples: source.samples.map { $0 * scale })
+        let image = scaledToMedianLuminance(consume source)
         let isPanorama = image.width == image.height * 2
         let pans = isPanorama && view.pan > 0
         let summary = isPanorama
@@ -133,11 +135,16 @@ extension SimulatedScene {
         return output
     }
 
+    /// `image` scaled so its median luminance is `hdrMedianLuminance`, in place.
+    static func scaledToMedianLuminance(_ image: consuming RadianceImage) -> RadianceImage {
+        image.scale(by: hdrMedianLuminance / medianLuminance(image))
+        return image
+    }
+
     private static func medianLuminance(_ image: RadianceImage) -> Float {
         let step = max(1, image.width * image.height / 4096)
         let values = stride(from: 0, to: image.width * image.height, by: step)
             .map { image.luminance(x: $0 % image.width, y: $0 / image.width) }
-            .sorted()
-        return max(values[values.count / 2], 1e-6)
+        return max(quantile(values, 0.5) ?? 0, 1e-6)
     }
 }

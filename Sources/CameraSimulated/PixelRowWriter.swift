@@ -22,6 +22,9 @@ struct RawRows {
 
 /// Stores rows of raw sensor values into a buffer in its pixel format, two rows at a time so
 /// that 4:2:0 chroma can average a 2×2 block.
+///
+/// The per-pixel loops index with wrapping arithmetic (`&+`, `&*`): positions within a row
+/// cannot overflow, and the checks would cost more than the stores.
 struct PixelRowWriter {
     let buffer: PixelBuffer
 
@@ -47,25 +50,22 @@ struct PixelRowWriter {
             for row in 0..<count {
                 let out = line(plane: 0, y + row)
                 for x in stride(from: 0, to: width, by: 2) {
-                    let left = rows.ycbcr(row, x, range: .video), right = rows.ycbcr(row, x + 1, range: .video)
-                    out[x * 2] = left.y
-                    out[x * 2 + 1] = average(left.cb, right.cb)
-                    out[x * 2 + 2] = right.y
-                    out[x * 2 + 3] = average(left.cr, right.cr)
+                    let left = rows.ycbcr(row, x, range: .video), right = rows.ycbcr(row, x &+ 1, range: .video)
+                    let pair = out + x &* 2
+                    pair[0] = left.y
+                    pair[1] = average(left.cb, right.cb)
+                    pair[2] = right.y
+                    pair[3] = average(left.cr, right.cr)
                 }
             }
         case .nv12(let range):
             precondition(count == 2, "nv12 is written in row pairs")
             let top = line(plane: 0, y), bottom = line(plane: 0, y + 1), chroma = line(plane: 1, y / 2)
             for x in stride(from: 0, to: width, by: 2) {
-                let a = rows.ycbcr(0, x, range: range), b = rows.ycbcr(0, x + 1, range: range)
-                let c = rows.ycbcr(1, x, range: range), d = rows.ycbcr(1, x + 1, range: range)
-                top[x] = a.y
-                top[x + 1] = b.y
-                bottom[x] = c.y
-                bottom[x + 1] = d.y
-                chroma[x] = UInt8((Int(a.cb) + Int(b.cb) + Int(c.cb) + Int(d.cb) + 2) / 4)
-                chroma[x + 1] = UInt8((Int(a.cr) + Int(b.cr) + Int(c.cr) + Int(d.cr) + 2) / 4)
+                let a = rows.ycbcr(0, x, range: range), b = rows.ycbcr(0, x &+ 1, range: range)
+                let c = rows.ycbcr(1, x, range: range), d = rows.ycbcr(1, x &+ 1, range: range)
+                (top[x], top[x &+ 1], bottom[x], bottom[x &+ 1]) = (a.y, b.y, c.y, d.y)
+                (chroma[x], chroma[x &+ 1]) = (average(a.cb, b.cb, c.cb, d.cb), average(a.cr, b.cr, c.cr, d.cr))
             }
         case .bayer16:
             preconditionFailure("a Bayer mosaic is read out by SensorReadout, not converted from R'G'B'")
@@ -76,7 +76,15 @@ struct PixelRowWriter {
         (buffer.baseAddress(plane: plane) + row * buffer.planes[plane].bytesPerRow).assumingMemoryBound(to: UInt8.self)
     }
 
+    /// The rounded mean of two samples (wrapping arithmetic: the sum of bytes cannot overflow).
+    @inline(__always)
     private func average(_ a: UInt8, _ b: UInt8) -> UInt8 {
-        UInt8((UInt16(a) + UInt16(b) + 1) / 2)
+        UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b) &+ 1) &>> 1)
+    }
+
+    /// The rounded mean of four samples.
+    @inline(__always)
+    private func average(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d) &+ 2) &>> 2)
     }
 }

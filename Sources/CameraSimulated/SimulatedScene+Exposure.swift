@@ -17,13 +17,10 @@ extension SimulatedScene {
     /// pixels — sky through a lattice, glare on grass — carries the mean that subject ΔEV is
     /// judged on, so that an exposure for the subject's typical pixel reads as over-exposed.
     public func subjectMeanOverMedian(viewSize: PixelSize) -> Double {
-        let luminances = subjectLuminances(viewSize: viewSize).sorted()
+        let luminances = subjectLuminances(viewSize: viewSize).map(Double.init)
         guard !luminances.isEmpty else { return 0 }
-        let mean = luminances.reduce(0) { $0 + Double($1) } / Double(luminances.count)
-        let middle = luminances.count / 2
-        let median = luminances.count % 2 == 1
-            ? Double(luminances[middle]) : (Double(luminances[middle - 1]) + Double(luminances[middle])) / 2
-        return log2(max(mean, 1e-9) / max(median, 1e-9))
+        let mean = luminances.reduce(0, +) / Double(luminances.count)
+        return log2(max(mean, 1e-9) / max(median(luminances), 1e-9))
     }
 
     /// The luminance of each subject pixel in the view at time 0 (all pixels outside the sun mask

@@ -1,3 +1,4 @@
+import CameraCore
 import Foundation
 
 /// One blocking HTTP/1.1 connection on a plain TCP socket to a server on this machine, for tests
@@ -252,26 +253,26 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one call
 
 extension RawHTTPConnection {
     public func request(_ method: String, _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> Response {
-        try await onThread { try self.request(method, target, headers: headers, body: body) }
+        try await onOwnThread { try self.request(method, target, headers: headers, body: body) }
     }
 
     public func readResponse() async throws -> Response {
-        try await onThread { try self.readResponse() }
+        try await onOwnThread { try self.readResponse() }
     }
 
     public func readHead() async throws -> (status: Int, headers: [String: String]) {
-        try await onThread { try self.readHead() }
+        try await onOwnThread { try self.readHead() }
     }
 
     public func readLine() async throws -> String {
-        try await onThread { try self.readLine() }
+        try await onOwnThread { try self.readLine() }
     }
 
     public func readToEnd() async throws -> Data {
-        try await onThread { try self.readToEnd() }
+        try await onOwnThread { try self.readToEnd() }
     }
 
     public func isClosedByServer() async throws -> Bool {
-        try await onThread { self.isClosedByServer() }
+        await onOwnThread { self.isClosedByServer() }
     }
 }

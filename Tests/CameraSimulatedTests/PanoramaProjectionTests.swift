@@ -78,4 +78,15 @@ import Testing
         let flat = RadianceImage(width: 8, height: 6, samples: [Float](repeating: 1, count: 8 * 6 * 3))
         #expect(SimulatedScene.hdrImage(flat, named: "flat.hdr", view: SimulatedScene.ViewDirection(yaw: 90)).name == "hdr:flat.hdr")
     }
+
+    @Test("An HDR image is scaled to the median luminance in place: its samples exist once")
+    func hdrImageScalesInPlace() {
+        var image = RadianceImage(width: 64, height: 32)
+        for y in 0..<32 { for x in 0..<64 { image[x, y] = SIMD3(repeating: x < 32 ? 2 : 8) } }
+        let storage = image.samples.withUnsafeBufferPointer { $0.baseAddress }
+        let scaled = SimulatedScene.scaledToMedianLuminance(consume image)
+        #expect(scaled.samples.withUnsafeBufferPointer { $0.baseAddress } == storage, "the decoded samples, not a copy")
+        #expect(abs(scaled.luminance(x: 0, y: 0) - SimulatedScene.hdrMedianLuminance / 4) < 0.01)
+        #expect(abs(scaled.luminance(x: 63, y: 31) - SimulatedScene.hdrMedianLuminance) < 0.01)
+    }
 }

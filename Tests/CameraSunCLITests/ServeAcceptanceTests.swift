@@ -1,3 +1,4 @@
+import CameraCore
 @testable import CameraSunCLI
 import CameraTestSupport
 import Foundation
@@ -59,7 +60,7 @@ struct ServeAcceptanceTests {
             try await Task.sleep(for: .milliseconds(150))
         }
         var results: [StreamClient.Result] = []
-        for client in clients { results.append(try await onOwnThread { client.finish() }) }
+        for client in clients { results.append(await onOwnThread { client.finish() }) }
         let rates = results.map(\.framesPerSecond).sorted()
         print("20 streams: \(String(format: "%.1f", rates.first ?? 0))–\(String(format: "%.1f", rates.last ?? 0)) fps per client, "
             + "/api median \(String(format: "%.1f", PipelineBenchmark.percentile(latencies, 0.5))) ms, "

@@ -82,7 +82,7 @@ final class ServeProcess: Sendable {
     /// Sends Ctrl-C (SIGINT) and returns the exit status, or nil when the process had not ended
     /// within `timeout` seconds (it is then killed).
     func interrupt(timeout: Double = 20) async throws -> Int32? {
-        try await onOwnThread { [self] in
+        await onOwnThread { [self] in
             self.process.withLock { process in
                 kill(process.processIdentifier, SIGINT)
                 let deadline = Date(timeIntervalSinceNow: timeout)

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraTestSupport
 import Foundation
 import Testing
@@ -39,7 +40,7 @@ extension ServerTests {
             // A byte every 20 ms keeps an inactivity timer from ever firing; the deadline does not move.
             let dripping = try Self.slowloris(port: test.port)
             let request = Array("X-Padding: \(String(repeating: "a", count: 500))\r\n\r\n".utf8)
-            let dripped = try await onThread {
+            let dripped = await onOwnThread {
                 var sent = 0
                 while sent < request.count, (try? dripping.send(Data([request[sent]]))) != nil {
                     sent += 1
@@ -54,7 +55,7 @@ extension ServerTests {
 
             let part = Data("a frame after the header timeout".utf8)
             test.preview.publish(jpeg: part)
-            let received = try await onThread { try stream.nextPart() }
+            let received = try await onOwnThread { try stream.nextPart() }
             #expect(received.body == part)
             #expect(try await test.connect().request("GET", "/state").status == 200)
         }

@@ -30,11 +30,11 @@ import Testing
         let stream = ResponseStream()
         let closes = Counter()
         stream.onClose { closes.increment() }
-        async let reader = onThread { drain(stream) }
+        async let reader = onOwnThread { drain(stream) }
         try await Task.sleep(for: .milliseconds(50))
         stream.close()
         stream.close()
-        #expect(try await reader.isEmpty)
+        #expect(await reader.isEmpty)
         #expect(closes.value == 1)
         #expect(!stream.send(Data("late".utf8)))
         stream.onClose { closes.increment() }

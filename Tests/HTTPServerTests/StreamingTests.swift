@@ -1,3 +1,4 @@
+import CameraCore
 import CameraTestSupport
 import Foundation
 import Testing
@@ -74,13 +75,13 @@ extension ServerTests {
             let stalled = try test.connect()
             try stalled.send("GET /stream HTTP/1.1\r\nHost: \(host)\r\n\r\n")
             let clients = (0..<20).map { _ in
-                Task { try await onThread { try Self.receiveParts(port: port, host: host, boundary: boundary) } }
+                Task { try await onOwnThread { try Self.receiveParts(port: port, host: host, boundary: boundary) } }
             }
             #expect(try await eventually { preview.clientCount == 21 })
 
             let cpuBefore = Self.processCPUSeconds()
-            async let publishing = onThread { Self.publish(jpeg, count: 60, rate: 30, to: preview) }
-            async let probing = onThread { try Self.probeAPI(port: port, host: host, count: 15, interval: 0.12) }
+            async let publishing = onOwnThread { Self.publish(jpeg, count: 60, rate: 30, to: preview) }
+            async let probing = onOwnThread { try Self.probeAPI(port: port, host: host, count: 15, interval: 0.12) }
             let (seconds, latencies) = try await (publishing, probing)
             let cpu = (Self.processCPUSeconds() - cpuBefore) / seconds
             try await Task.sleep(for: .milliseconds(300))
@@ -107,8 +108,8 @@ extension ServerTests {
             let test = try TestServer(photoDuration: .milliseconds(300))
             let (port, host) = (test.port, test.host)
             let start = ContinuousClock.now
-            async let first = onThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
-            async let second = onThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            async let first = onOwnThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
+            async let second = onOwnThread { try RawHTTPConnection(port: port).request("POST", "/api/photo", headers: ["Host": host]) }
             try await Task.sleep(for: .milliseconds(50))
             let stateStart = ContinuousClock.now
             let state = try await test.connect().request("GET", "/state", headers: ["Host": host])
