@@ -43,7 +43,8 @@ enum ServerBenchmark {
         progress.show("bench server: \(calls) API calls beside \(viewers) viewers of /stream…")
         let clients = (0..<viewers).map { _ in ViewerClient(port: port) }
         for client in clients { client.start() }
-        guard try await eventually(timeout: .seconds(30), { clients.allSatisfy(\.isStreaming) }) else {
+        let allStreaming = try await eventually { clients.allSatisfy(\.isStreaming) }
+        guard allStreaming else {
             throw CLIError.runtime("not every /stream client had a frame within 30 s — the machine is too busy; run the benchmark again")
         }
         let startFrame = viewfinder.latestFrame?.sequenceNumber ?? 0, started = ContinuousClock.now

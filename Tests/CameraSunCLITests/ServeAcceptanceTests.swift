@@ -47,7 +47,7 @@ struct ServeAcceptanceTests {
         let port = server.port
         let clients = (0..<Self.streamClients).map { _ in StreamClient(port: port) }
         for client in clients { client.start() }
-        #expect(try await eventually(timeout: .seconds(60)) { clients.allSatisfy(\.hasFirstPart) },
+        #expect(try await eventually { clients.allSatisfy(\.hasFirstPart) },
                 "\(clients.filter(\.hasFirstPart).count) of \(Self.streamClients) clients got a first frame")
         for index in 0..<16 {
             let set = try await connection.json("POST", "/api/exposure", #"{"bias":\#(index % 2 == 0 ? 0 : 0.5)}"#)
