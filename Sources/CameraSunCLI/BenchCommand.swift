@@ -40,7 +40,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo or pipeline)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline or server)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
@@ -49,7 +49,8 @@ enum BenchCommand {
         case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames ?? 60, progress: progress)
         case "photo": benchmarks = try await PhotoBenchmark.run(shots: frames ?? PhotoBenchmark.defaultShots, progress: progress)
         case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
-        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline")
+        case "server": benchmarks = try await ServerBenchmark.run(calls: frames ?? 30, progress: progress)
+        default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server")
         }
         if json {
             try terminal.json(Report(benchmarks: benchmarks))

@@ -90,7 +90,7 @@ enum PipelineBenchmark {
     /// Returns once the camera delivers `frameRate` frames a second steadily (at most after 30 s): a
     /// simulated camera that fell behind while it started renders the frames it owes as fast as it
     /// can, and timing that catching up would not time the viewfinder.
-    private static func steadyFrames(of viewfinder: CameraViewfinder, frameRate: Double) async throws {
+    static func steadyFrames(of viewfinder: CameraViewfinder, frameRate: Double) async throws {
         var previous = viewfinder.latestFrame?.sequenceNumber ?? 0
         for _ in 0..<30 {
             try await Task.sleep(for: .seconds(1))

@@ -112,12 +112,17 @@ struct FlashPhotoTests {
     func threeAHoldsThroughTheSequence() async throws {
         try await Self.withSettledCamera(Self.candlelitCard, focusMode: .continuous) { camera, photos, frames in
             let seen = Locked<[(sequence: UInt64, metadata: FrameMetadata)]>([])
+            let (sequences, arrival) = AsyncStream.makeStream(of: UInt64.self)
             frames.alwaysDiscardsLateFrames = false
-            frames.setHandler { frame in seen.withLock { $0.append((frame.sequenceNumber, frame.metadata)) } }
+            frames.setHandler { frame in
+                seen.withLock { $0.append((frame.sequenceNumber, frame.metadata)) }
+                arrival.yield(frame.sequenceNumber)
+            }
             try camera.configure { $0.focusPoint = NormalizedPoint(x: 0.3, y: 0.7) }   // autofocus searches there
             let photo = try await photos.capture(PhotoSettings(flashMode: .on))
-            while !seen.withLock({ $0.contains { $0.sequence > photo.sequenceNumber + 8 } }) { try await Task.sleep(for: .milliseconds(1)) }
+            for await sequence in sequences where sequence > photo.sequenceNumber + 8 { break }
             frames.setHandler(nil)
+            arrival.finish()
             let recorded = seen.withLock { $0 }
             let flash = try #require(recorded.firstIndex { $0.sequence == photo.sequenceNumber })
             try #require(flash >= 2 && recorded[flash - 2].sequence + 2 == photo.sequenceNumber, "no frame lost before the flash")

@@ -31,7 +31,7 @@ struct LifecycleTests {
         let output = VideoDataOutput()
         var session: CaptureSession? = try await makeSession(device, outputs: [output])
         let events = session!.events()
-        try await withDeadline(seconds: 300) { [session] in
+        try await withDeadline { [session] in
             for cycle in 0..<1000 {
                 let before = device.framesCaptured
                 try await session!.start()

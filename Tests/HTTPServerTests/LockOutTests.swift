@@ -38,6 +38,7 @@ extension ServerTests {
             let idleAfterAnswer = try RawHTTPConnection(port: test.port, timeout: 5)
             #expect(try await idleAfterAnswer.request("GET", "/state").status == 200)
             // A byte every 20 ms keeps an inactivity timer from ever firing; the deadline does not move.
+            // (The sleep is the slow client under test, not a wait for the server.)
             let dripping = try Self.slowloris(port: test.port)
             let request = Array("X-Padding: \(String(repeating: "a", count: 500))\r\n\r\n".utf8)
             let dripped = await onOwnThread {

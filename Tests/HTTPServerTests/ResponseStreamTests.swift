@@ -30,11 +30,14 @@ import Testing
         let stream = ResponseStream()
         let closes = Counter()
         stream.onClose { closes.increment() }
-        async let reader = onOwnThread { drain(stream) }
-        try await Task.sleep(for: .milliseconds(50))
+        let reads = Counter()
+        async let reader = onOwnThread { drain(stream, afterEachRead: { reads.increment() }) }
+        stream.send(Data("A".utf8))
+        // The reader has had its part and reads on, waiting for the next one that close() ends.
+        #expect(try await eventually { reads.value == 1 })
         stream.close()
         stream.close()
-        #expect(await reader.isEmpty)
+        #expect(try await String(decoding: reader, as: UTF8.self) == "A")
         #expect(closes.value == 1)
         #expect(!stream.send(Data("late".utf8)))
         stream.onClose { closes.increment() }
@@ -49,12 +52,13 @@ import Testing
     }
 }
 
-/// Everything `stream` yields until it ends, read a few bytes at a time.
-private func drain(_ stream: ResponseStream) -> Data {
+/// Everything `stream` yields until it ends, read a few bytes at a time; `afterEachRead` runs after each read.
+private func drain(_ stream: ResponseStream, afterEachRead: () -> Void = {}) -> Data {
     var result = Data()
     var buffer = [UInt8](repeating: 0, count: 4)
     while let count = buffer.withUnsafeMutableBytes({ stream.read(into: $0) }) {
         result.append(contentsOf: buffer[..<count])
+        afterEachRead()
     }
     return result
 }

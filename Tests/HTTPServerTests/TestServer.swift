@@ -5,19 +5,20 @@ import Foundation
 
 /// The routes of a small app for the server's tests, shaped like the viewfinder's: a page, a JSON
 /// `/state` that `POST /api/exposure {"bias":EV}` changes, a `/snapshot`, an MJPEG `/stream`, SSE
-/// `/events`, and a `POST /api/photo` that takes `photoDuration`. It records the commands it runs.
+/// `/events`, and a `POST /api/photo` that answers once `photoGate` opens (open unless a test holds
+/// photos in flight). It records the commands it runs.
 final class TestApp: Sendable {
     static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
     static let snapshot = Data("a snapshot".utf8)
 
     let preview = MJPEGFeed()
     let events = EventFeed()
-    let photoDuration: Duration
+    let photoGate = Gate()
     private let bias = Locked(0.0)
     private let recorded = Locked<[String]>([])
 
-    init(photoDuration: Duration = .zero) {
-        self.photoDuration = photoDuration
+    init(holdingPhotos: Bool = false) {
+        if !holdingPhotos { photoGate.open() }
     }
 
     /// The commands run so far, e.g. `exposure bias(0.5)`.
@@ -42,7 +43,7 @@ final class TestApp: Sendable {
         }
         router.add(.post, "/api/photo") { [self] _ in
             record("photo")
-            try await Task.sleep(for: photoDuration)
+            await photoGate.pass()
             return .json(Data(#"{"id":"1"}"#.utf8))
         }
         return router
@@ -64,12 +65,13 @@ struct TestServer {
 
     init(
         listen: String = "127.0.0.1", token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
-        headerTimeout: Duration = .seconds(5), photoDuration: Duration = .zero
+        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5), holdingPhotos: Bool = false
     ) throws {
-        app = TestApp(photoDuration: photoDuration)
+        app = TestApp(holdingPhotos: holdingPhotos)
         let address = try ListenAddress(host: listen, port: 0)
         let configuration = HTTPServer.Configuration(
-            address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes, headerTimeout: headerTimeout)
+            address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
+            headerTimeout: headerTimeout)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: address), router: app.router())
     }
 

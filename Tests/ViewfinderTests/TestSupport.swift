@@ -8,12 +8,6 @@ import HTTPServer
 final class FakeBackend: ViewfinderBackend {
     private let recorded = Locked<[String]>([])
     private let bias = Locked(0.0)
-    /// How long taking a photo takes (a real capture takes a few hundred milliseconds).
-    let photoDuration: Duration
-
-    init(photoDuration: Duration = .zero) {
-        self.photoDuration = photoDuration
-    }
 
     /// The overlays of each `/snapshot` asked for.
     let snapshotOverlays = Locked<[PreviewOverlays]>([])
@@ -52,7 +46,6 @@ final class FakeBackend: ViewfinderBackend {
     func setTorch(_ command: TorchCommand) async throws { record("torch \(command.level)") }
     func takePhoto(_ command: PhotoCommand) async throws -> Data {
         record("photo flash \(command.flash)")
-        try await Task.sleep(for: photoDuration)
         return Data(#"{"id":"1"}"#.utf8)
     }
 
@@ -77,10 +70,10 @@ struct TestServer {
     static let page = Data("<!doctype html><title>CameraSun</title>".utf8)
 
     init(
-        token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64, photoDuration: Duration = .zero,
+        token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
         page: Data = Self.page
     ) throws {
-        backend = FakeBackend(photoDuration: photoDuration)
+        backend = FakeBackend()
         let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
