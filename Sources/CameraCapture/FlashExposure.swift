@@ -80,7 +80,7 @@ public struct FlashExposure: Sendable, Hashable {
             let perExposure = a / ambient.metadata.totalExposure
             let x = (Double(index % lit.columns) + 0.5) / Double(lit.columns), y = (Double(index / lit.columns) + 0.5) / Double(lit.rows)
             return Zone(ambient: perExposure, flash: (f - perExposure * litExposure) / litGain,
-                        weight: MeteringMode.centreWeight(x: x, y: y) + 1)
+                        weight: MeteringMode.centerWeight(x: x, y: y) + 1)
         }
     }
 }

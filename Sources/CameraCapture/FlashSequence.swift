@@ -74,7 +74,7 @@ struct FlashSequence {
                 if !lit { phase = .preFlash(ambient: (statistics, metadata)) }
                 return refireIfLost()
             }
-            let exposure = FlashExposure(ambient: ambient, preFlash: (statistics, metadata), target: Meter.midGrey * pow(2, bias))
+            let exposure = FlashExposure(ambient: ambient, preFlash: (statistics, metadata), target: Meter.midGray * pow(2, bias))
             phase = .flash(exposure)
             return fire()
         case .flash(let exposure):

@@ -27,7 +27,7 @@ enum PhotoExif {
         if status.exposurePoint != nil { return .spot }
         return switch status.meteringMode {
         case .average: .average
-        case .centreWeighted: .centreWeighted
+        case .centerWeighted: .centerWeighted
         case .spot: .spot
         case .matrix: .pattern
         case .sunAware: .other

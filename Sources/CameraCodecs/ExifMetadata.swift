@@ -45,7 +45,7 @@ public struct ExifMetadata: Sendable, Hashable {
     public init(make: String, model: String, software: String = "CameraSun", captureDate: Date,
                 timeZone: TimeZone = .current, exposureTime: MediaTime, fNumber: Double, iso: Int,
                 exposureBias: Double = 0, exposureProgram: ExposureProgram = .normal, exposureMode: ExposureMode = .auto,
-                meteringMode: MeteringMode = .centreWeighted, flash: Flash = .off, whiteBalance: WhiteBalance = .auto,
+                meteringMode: MeteringMode = .centerWeighted, flash: Flash = .off, whiteBalance: WhiteBalance = .auto,
                 focalLength: Double, digitalZoomRatio: Double = 1, brightnessValue: Double? = nil,
                 orientation: Rotation = .degrees0, location: GPSLocation? = nil, artist: String? = nil,
                 userComment: String? = nil) {
@@ -85,7 +85,7 @@ public struct ExifMetadata: Sendable, Hashable {
     /// The light-metering pattern (EXIF MeteringMode). Matrix metering is `pattern`; CameraSun's
     /// sun-aware metering has no EXIF code and is written as `other`.
     public enum MeteringMode: UInt16, Sendable, Hashable, CaseIterable {
-        case average = 1, centreWeighted = 2, spot = 3, pattern = 5, other = 255
+        case average = 1, centerWeighted = 2, spot = 3, pattern = 5, other = 255
     }
 
     /// Automatic or manual white balance (EXIF WhiteBalance).

@@ -42,24 +42,24 @@ public enum PreviewScaler {
         switch source.format {
         case .bgra8:
             let pixels = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
-            write(into: destination, rows: [pixels], channels: [(0, 2, 4), (0, 1, 4), (0, 0, 4)], colour: RGBColour())
+            write(into: destination, rows: [pixels], channels: [(0, 2, 4), (0, 1, 4), (0, 0, 4)], colour: RGBColor())
         case .gray8:
             let luma = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
-            write(into: destination, rows: [luma], channels: [(0, 0, 1)], colour: GrayColour())
+            write(into: destination, rows: [luma], channels: [(0, 0, 1)], colour: GrayColor())
         case .nv12(let range):
             let luma = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             let chroma = SourceRows<UInt8>(source, plane: 1, destinationHeight: height)
             write(into: destination, rows: [luma, chroma], channels: [(0, 0, 1), (1, 0, 2), (1, 1, 2)],
-                  colour: YCbCrColour(range: range))
+                  colour: YCbCrColor(range: range))
         case .yuyv422:
             let packed = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             write(into: destination, rows: [packed], channels: [(0, 0, 2), (0, 1, 4), (0, 3, 4)],
-                  colour: YCbCrColour(range: .video))
+                  colour: YCbCrColor(range: .video))
         case .bayer16(.rggb, let bits):
             // Even rows hold the red and green sites, odd rows the green and blue.
             let rows = [0, 1].map { SourceRows<UInt16>(source, plane: 0, destinationHeight: height, firstRow: $0, step: 2) }
             write(into: destination, rows: rows, channels: [(0, 0, 2), (0, 1, 2), (1, 0, 2), (1, 1, 2)],
-                  colour: BayerColour(maximum: (1 << bits) - 1))
+                  colour: BayerColor(maximum: (1 << bits) - 1))
         }
     }
 
@@ -67,7 +67,7 @@ public enum PreviewScaler {
     /// the row, then `colour` turns the channels' means into a colour.
     ///
     /// A channel is every `stride`-th sample from `offset` in the rows `rows[index]`.
-    private static func write<Sample, Colour: ChannelColour>(
+    private static func write<Sample, Colour: ChannelColor>(
         into destination: PixelBuffer, rows: [SourceRows<Sample>], channels: [(index: Int, offset: Int, stride: Int)],
         colour: Colour
     ) {
@@ -109,13 +109,13 @@ public enum PreviewScaler {
 }
 
 /// Turns one destination pixel's channel means into an 8-bit colour.
-private protocol ChannelColour {
+private protocol ChannelColor {
     /// The colour of the means `pixel[0]`, `pixel[channelStride]`, `pixel[2 × channelStride]`, ….
     func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8)
 }
 
 /// Channels red, green, blue.
-private struct RGBColour: ChannelColour {
+private struct RGBColor: ChannelColor {
     func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         (UInt8(truncatingIfNeeded: pixel[0]), UInt8(truncatingIfNeeded: pixel[channelStride]),
          UInt8(truncatingIfNeeded: pixel[2 * channelStride]))
@@ -123,7 +123,7 @@ private struct RGBColour: ChannelColour {
 }
 
 /// One luma channel.
-private struct GrayColour: ChannelColour {
+private struct GrayColor: ChannelColor {
     func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let value = UInt8(truncatingIfNeeded: pixel[0])
         return (value, value, value)
@@ -131,7 +131,7 @@ private struct GrayColour: ChannelColour {
 }
 
 /// Channels Y', Cb, Cr.
-private struct YCbCrColour: ChannelColour {
+private struct YCbCrColor: ChannelColor {
     let range: YCbCrRange
 
     func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
@@ -141,7 +141,7 @@ private struct YCbCrColour: ChannelColour {
 }
 
 /// Channels red, green, green, blue of raw samples up to `maximum`, scaled linearly to 8 bits.
-private struct BayerColour: ChannelColour {
+private struct BayerColor: ChannelColor {
     let maximum: UInt32
     /// 255 / maximum in 16.16 fixed point.
     let factor: UInt32

@@ -183,7 +183,7 @@ public struct ClosedLoopEvaluation {
 
     /// Subject ΔEV: log2 of the subject's mean linear output over 0.18 × 2^intent.
     static func subjectEV(_ output: GroundTruthReading, truth: SimulatedGroundTruth) -> Double {
-        log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGrey * pow(2, truth.subjectIntent)))
+        log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGray * pow(2, truth.subjectIntent)))
     }
 
     /// Settling, oscillation and the settled subject error and clipping of a run.

@@ -9,8 +9,8 @@ public enum EvaluatedAlgorithm: String, CaseIterable, Sendable {
     /// A fresh instance of the algorithm, its `name` the case's.
     func make() -> any ExposureAlgorithm {
         switch self {
-        case .naive: SeedExposureLoop(centreCrop: false)
-        case .centre: SeedExposureLoop(centreCrop: true)
+        case .naive: SeedExposureLoop(centerCrop: false)
+        case .centre: SeedExposureLoop(centerCrop: true)
         case .libcamera: LibcameraExposure()
         case .sun: SunAwareExposure()
         }

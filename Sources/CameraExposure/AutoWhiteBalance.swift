@@ -8,7 +8,7 @@ public enum WhiteBalanceMode: Sendable, Hashable {
     /// Keep the current gains whatever the light does.
     case locked
     /// The gains that neutralise light of this temperature and tint.
-    case manualTemperature(ColourTemperature)
+    case manualTemperature(ColorTemperature)
     /// These gains (each 1…maximum gain).
     case manualGains(WhiteBalanceGains)
 }
@@ -44,7 +44,7 @@ public struct AutoWhiteBalance: Sendable {
     /// The gains to apply now.
     public private(set) var gains: WhiteBalanceGains
     /// The light measured in the last frame that gave an estimate (auto mode only).
-    public private(set) var estimate: ColourTemperature?
+    public private(set) var estimate: ColorTemperature?
     /// The largest gain of any channel (gains are normalised so the smallest is 1).
     public let maximumGain: Double
     /// The fraction of the way to the target gains each frame moves, in the log domain (0…1).

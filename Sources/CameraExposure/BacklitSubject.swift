@@ -67,7 +67,7 @@ struct BacklitSubject {
         }
         guard let dark = quantile(standing.map { logs[$0] }, BacklitSubject.darkQuantile) else { return nil }
         let seeds = standing.filter { abs(logs[$0] - dark) <= BacklitSubject.seedBand }
-        let region = CellNeighbourhood(columns: columns, rows: rows).grow(from: seeds) { from, to in
+        let region = CellNeighborhood(columns: columns, rows: rows).grow(from: seeds) { from, to in
             usable[to] && logs[to] <= dark + BacklitSubject.brightLimit && abs(logs[to] - logs[from]) < BacklitSubject.edgeTolerance
         }
         let metered = region.filter { (Double($0 / columns) + 0.5) / Double(rows) >= BacklitSubject.meteredTop }

@@ -42,7 +42,7 @@ func weightedCells(_ statistics: FrameStatistics, weight: (_ cell: Int, _ x: Dou
     let cells = statistics.cells
     return (0..<(cells.columns * cells.rows)).compactMap { cell in
         guard let mean = cells.mean(cell) else { return nil }
-        let centre = cells.centre(cell)
+        let centre = cells.center(cell)
         let w = weight(cell, centre.x, centre.y) * Double(cells.sampleCounts[cell])
         return w > 0 ? (mean, w) : nil
     }

@@ -21,7 +21,7 @@ public struct LibcameraExposure: ExposureAlgorithm {
     }
 
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
-        var gain = clippingAwareGain(weightedCells(statistics) { _, x, y in MeteringMode.centreWeight(x: x, y: y) },
+        var gain = clippingAwareGain(weightedCells(statistics) { _, x, y in MeteringMode.centerWeight(x: x, y: y) },
                                      target: LibcameraExposure.target * pow(2, metadata.exposureBias))
         // The top 2% of the histogram, in linear light.
         let top = LibcameraExposure.upperQuantileMean(statistics.histogram, from: 0.98)

@@ -9,7 +9,7 @@ import Foundation
 public struct SeedExposureLoop: ExposureAlgorithm {
     public let name: String
     /// Meter only the centre 60% of the frame (the article's suggested improvement).
-    public let centreCrop: Bool
+    public let centerCrop: Bool
     /// The app's exposure bias in EV (the article's `exposureValue`).
     public private(set) var bias = 0.0
     private var filtered: Double?
@@ -20,23 +20,23 @@ public struct SeedExposureLoop: ExposureAlgorithm {
     /// How fast the underlying device auto-exposure follows (per frame).
     public static let deviceSpeed = 0.5
 
-    public init(centreCrop: Bool) {
-        self.centreCrop = centreCrop
-        name = centreCrop ? "centre" : "naive"
+    public init(centerCrop: Bool) {
+        self.centerCrop = centerCrop
+        name = centerCrop ? "centre" : "naive"
     }
 
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
-        let inCrop: (Int, Double, Double) -> Double = { [centreCrop] _, x, y in
-            !centreCrop || ((0.2...0.8).contains(x) && (0.2...0.8).contains(y)) ? 1 : 0
+        let inCrop: (Int, Double, Double) -> Double = { [centerCrop] _, x, y in
+            !centerCrop || ((0.2...0.8).contains(x) && (0.2...0.8).contains(y)) ? 1 : 0
         }
         // The app's loop on the brightness it sees (encoded luma of the same area).
-        let brightness = centreCrop ? SeedExposureLoop.encodedMean(statistics, where: inCrop) : statistics.brightness
+        let brightness = centerCrop ? SeedExposureLoop.encodedMean(statistics, where: inCrop) : statistics.brightness
         let difference = SeedExposureLoop.targetBrightness - brightness
         if abs(bias) < 0.05, abs(difference) > SeedExposureLoop.threshold {
             bias = min(max(bias + 2 * difference, -8), 8)
         }
         // The device: average metering of the area to mid-grey × 2^bias, filtered.
-        let gain = clippingAwareGain(weightedCells(statistics, weight: inCrop), target: Meter.midGrey * pow(2, bias))
+        let gain = clippingAwareGain(weightedCells(statistics, weight: inCrop), target: Meter.midGray * pow(2, bias))
         let desired = metadata.totalExposure * gain
         let current = filtered ?? metadata.totalExposure
         let next = current * pow(desired / current, SeedExposureLoop.deviceSpeed)

@@ -107,7 +107,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private mutating func subjectGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let meteredLinear = meteredSubject(statistics, metadata: metadata)
         let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
-        let target = Meter.midGrey * pow(2, intent + metadata.exposureBias)
+        let target = Meter.midGray * pow(2, intent + metadata.exposureBias)
         // A clipped subject (at full scale) reads as 2 stops over.
         let subjectGain = target / (meteredLinear >= SceneFlags.clippedLevel ? 4 * target : max(meteredLinear, 1.0 / 4096))
         let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure)
@@ -156,7 +156,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         }
         backlitSubjectLevel.reset()
         return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
-            kinds[cell] == lightSource ? 0 : max(MeteringMode.centreWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
+            kinds[cell] == lightSource ? 0 : max(MeteringMode.centerWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
         })
     }
 
@@ -178,7 +178,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
 
     /// The weighted median of cells: no bright window, sky or subject edge dominates it.
     static func median(_ cells: [(value: Double, weight: Double)]) -> Double {
-        weightedQuantile(cells, 0.5) ?? Meter.midGrey
+        weightedQuantile(cells, 0.5) ?? Meter.midGray
     }
 }
 

@@ -1,14 +1,14 @@
 import CameraCore
 
 /// White-balance gains from and to a light's colour temperature and tint, with the model of
-/// `ColourTemperature` (Planckian locus; RGB relative to 6500 K).
+/// `ColorTemperature` (Planckian locus; RGB relative to 6500 K).
 ///
 /// Gains are the inverse of the light's RGB, normalised so the smallest is 1 (gains only ever
 /// amplify, as on a sensor) and clamped to `1…maximumGain`.
 ///
 /// ```swift
 /// let halogen = try WhiteBalanceGains(temperature: 3500)    // ≈ (1, 1.65, 3.83): lifts blue
-/// halogen.colourTemperature?.kelvin                         // ≈ 3500
+/// halogen.colorTemperature?.kelvin                         // ≈ 3500
 ///
 /// The simulated sensor has Rec. 709 primaries, which see warm light as very short of blue:
 /// below about 2900 K neutralising it needs more than 8× on blue (8.6× at 2800 K), so the
@@ -20,15 +20,15 @@ extension WhiteBalanceGains {
 
     /// The gains that make a grey surface neutral under light of `temperature` kelvin and `tint`
     /// (thousandths of Δuv, positive greener). Throws, naming the range, for a temperature outside
-    /// `ColourTemperature.range` (2000…12000 K) or a tint outside `ColourTemperature.tintRange`.
+    /// `ColorTemperature.range` (2000…12000 K) or a tint outside `ColorTemperature.tintRange`.
     public init(temperature: Double, tint: Double = 0, maximumGain: Double = WhiteBalanceGains.defaultMaximumGain) throws(ValueOutOfRangeError) {
-        let kelvin = try ValueOutOfRangeError.check(temperature, in: ColourTemperature.range, setting: "white-balance temperature", unit: "K")
-        let tint = try ValueOutOfRangeError.check(tint, in: ColourTemperature.tintRange, setting: "white-balance tint")
-        self.init(neutralising: ColourTemperature(kelvin, tint: tint), maximumGain: maximumGain)
+        let kelvin = try ValueOutOfRangeError.check(temperature, in: ColorTemperature.range, setting: "white-balance temperature", unit: "K")
+        let tint = try ValueOutOfRangeError.check(tint, in: ColorTemperature.tintRange, setting: "white-balance tint")
+        self.init(neutralising: ColorTemperature(kelvin, tint: tint), maximumGain: maximumGain)
     }
 
     /// The gains that make a grey surface neutral under `light` (not range-checked).
-    public init(neutralising light: ColourTemperature, maximumGain: Double = WhiteBalanceGains.defaultMaximumGain) {
+    public init(neutralising light: ColorTemperature, maximumGain: Double = WhiteBalanceGains.defaultMaximumGain) {
         self.init(neutralisingRGB: light.relativeRGB, maximumGain: maximumGain)
     }
 
@@ -49,12 +49,12 @@ extension WhiteBalanceGains {
         return WhiteBalanceGains(scaled)
     }
 
-    /// The light these gains make neutral (temperature clamped to `ColourTemperature.range`),
+    /// The light these gains make neutral (temperature clamped to `ColorTemperature.range`),
     /// or nil if a gain is not positive.
-    public var colourTemperature: ColourTemperature? {
+    public var colorTemperature: ColorTemperature? {
         let gains = vector
         guard gains.min() > 0 else { return nil }
-        return ColourTemperature(relativeRGB: 1 / gains)
+        return ColorTemperature(relativeRGB: 1 / gains)
     }
 
     /// Red, green, blue as a vector.

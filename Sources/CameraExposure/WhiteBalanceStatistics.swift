@@ -81,8 +81,8 @@ public struct WhiteBalanceStatistics: Sendable {
         if case .bayer16 = buffer.format { gains = SIMD3(repeating: 1) }
         let inverseGains = 1 / gains.replacing(with: 1, where: .!(gains .> 0))
         withExtendedLifetime(buffer) {
-            let sampler = ColourSampler(buffer)
-            guard sampler.hasColour else { return }
+            let sampler = ColorSampler(buffer)
+            guard sampler.hasColor else { return }
             for y in Swift.stride(from: step / 2, to: height, by: step) {
                 let rowBase = (y * rows / height) * columns
                 for x in Swift.stride(from: step / 2, to: width, by: step) {
@@ -121,7 +121,7 @@ public struct WhiteBalanceStatistics: Sendable {
             let total = block.sampleCount + block.clippedCount
             guard block.sampleCount > 0, Double(block.clippedCount) <= rejection.maximumClippedFraction * Double(total),
                   block.rgb.min() > 0 else { return false }
-            return ColourTemperature.luminance(block.rgb) >= rejection.minimumLuminance
+            return ColorTemperature.luminance(block.rgb) >= rejection.minimumLuminance
         }
         let greyish = usable.filter { WhiteBalanceStatistics.locusDistance(logChroma($0.rgb)) <= rejection.maximumLocusDistance }
         guard !greyish.isEmpty else { return [] }
@@ -135,26 +135,26 @@ public struct WhiteBalanceStatistics: Sendable {
 
     /// The light's linear RGB (unit luminance, before white balance) by grey world over the
     /// accepted blocks — the mean of their colours — or nil when no block is accepted.
-    public func greyWorld(_ rejection: Rejection = Rejection()) -> SIMD3<Double>? {
+    public func grayWorld(_ rejection: Rejection = Rejection()) -> SIMD3<Double>? {
         let accepted = acceptedBlocks(rejection)
         guard !accepted.isEmpty else { return nil }
         let sum = accepted.reduce(SIMD3<Double>.zero) { $0 + $1.rgb }
-        let luminance = ColourTemperature.luminance(sum)
+        let luminance = ColorTemperature.luminance(sum)
         return luminance > 0 ? sum / luminance : nil
     }
 
-    /// The light's colour temperature and tint by grey world (see `greyWorld`), or nil.
-    public func estimate(_ rejection: Rejection = Rejection()) -> ColourTemperature? {
-        greyWorld(rejection).flatMap { ColourTemperature(relativeRGB: $0) }
+    /// The light's colour temperature and tint by grey world (see `grayWorld`), or nil.
+    public func estimate(_ rejection: Rejection = Rejection()) -> ColorTemperature? {
+        grayWorld(rejection).flatMap { ColorTemperature(relativeRGB: $0) }
     }
 
     // MARK: Chromaticity helpers
 
     /// (ln R/G, ln B/G) of a grey under the locus from 2000 to 12000 K, every 5 mireds.
     private static let locusChromas: [SIMD2<Double>] = {
-        let lowest = 1e6 / ColourTemperature.range.upperBound, highest = 1e6 / ColourTemperature.range.lowerBound
+        let lowest = 1e6 / ColorTemperature.range.upperBound, highest = 1e6 / ColorTemperature.range.lowerBound
         return Swift.stride(from: lowest, through: highest + 4.999, by: 5).map {
-            logChroma(ColourTemperature(1e6 / min($0, highest)).relativeRGB)
+            logChroma(ColorTemperature(1e6 / min($0, highest)).relativeRGB)
         }
     }()
 
@@ -177,7 +177,7 @@ private func logChroma(_ rgb: SIMD3<Double>) -> SIMD2<Double> {
 }
 
 /// Linear RGB of single pixels of a buffer in any colour format, read in place.
-private struct ColourSampler {
+private struct ColorSampler {
     private let buffer: PixelBuffer
     /// The 8-bit formats' pixels (nil for bayer16, read here by 2×2 quads).
     private let reader: (any PixelReader)?
@@ -191,7 +191,7 @@ private struct ColourSampler {
         strides = buffer.planes.map(\.bytesPerRow)
     }
 
-    var hasColour: Bool {
+    var hasColor: Bool {
         if case .gray8 = buffer.format { return false }
         return true
     }

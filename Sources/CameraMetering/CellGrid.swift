@@ -15,7 +15,7 @@ public struct CellGrid: Sendable, Hashable {
     }
 
     /// The normalised centre of cell `index` in the analysed region.
-    public func centre(_ index: Int) -> (x: Double, y: Double) {
+    public func center(_ index: Int) -> (x: Double, y: Double) {
         ((Double(index % columns) + 0.5) / Double(columns), (Double(index / columns) + 0.5) / Double(rows))
     }
 }

@@ -53,7 +53,7 @@ public struct HighlightMask: Sendable, Hashable {
         let means = (0..<count).map { Float(cells.mean($0) ?? 0) }
         let clipped = (0..<count).map { cells.sampleCounts[$0] > 0 && cells.clippedCounts[$0] * 2 >= cells.sampleCounts[$0] }
         var marks = [UInt8](repeating: Kind.none.rawValue, count: count)
-        let grid = CellNeighbourhood(columns: columns, rows: rows)
+        let grid = CellNeighborhood(columns: columns, rows: rows)
 
         var clusterSizes: [Int]?  // found when the first compact blob needs them
         var sources = 0
@@ -109,10 +109,10 @@ public struct HighlightMask: Sendable, Hashable {
     /// Per clipped cell, the clipped cells of its cluster: blobs a cell apart or less count as one
     /// clipped region, as sky seen through a lattice or leaves is one region much larger than a
     /// lamp, broken up by thin dark bars, while lamps and the sun stand apart.
-    private static func clusterSizes(_ clipped: [Bool], grid: CellNeighbourhood) -> [Int] {
+    private static func clusterSizes(_ clipped: [Bool], grid: CellNeighborhood) -> [Int] {
         var near = clipped
         for cell in clipped.indices where !clipped[cell] {
-            grid.forEachNeighbour(of: cell) { if clipped[$0] { near[cell] = true } }
+            grid.forEachNeighbor(of: cell) { if clipped[$0] { near[cell] = true } }
         }
         var sizes = [Int](repeating: 0, count: clipped.count)
         for cluster in grid.components(where: { near[$0] }) {

@@ -15,7 +15,7 @@ public struct MeteringResult: Sendable, Hashable {
 /// Weighs a frame's cells or zones into one metered value for a mode.
 public enum Meter {
     /// Mid-grey in linear light: the default target.
-    public static let midGrey = 0.18
+    public static let midGray = 0.18
 
     /// Meters `statistics` in `mode` against mid-grey shifted by `bias` EV.
     public static func meter(_ statistics: FrameStatistics, mode: MeteringMode, bias: Double = 0) -> MeteringResult {
@@ -24,12 +24,12 @@ public enum Meter {
         switch mode {
         case .average:
             metered = weightedMean(cells) { _ in 1 }
-        case .centreWeighted:
-            metered = weightedMean(cells) { MeteringMode.centreWeight(x: cells.centre($0).x, y: cells.centre($0).y) }
+        case .centerWeighted:
+            metered = weightedMean(cells) { MeteringMode.centerWeight(x: cells.center($0).x, y: cells.center($0).y) }
         case .sunAware:
             metered = weightedMean(cells) { cell in
                 statistics.highlights.kinds[cell] == HighlightMask.Kind.lightSource.rawValue
-                    ? 0 : MeteringMode.centreWeight(x: cells.centre(cell).x, y: cells.centre(cell).y)
+                    ? 0 : MeteringMode.centerWeight(x: cells.center(cell).x, y: cells.center(cell).y)
             }
         case .spot(let point, let radius):
             metered = spotMean(cells, point: point, radius: radius, aspect: Double(statistics.size.width) / Double(statistics.size.height))
@@ -37,7 +37,7 @@ public enum Meter {
             let logs = statistics.zones.means.compactMap { $0 }.map { log2(max($0, 1.0 / 4096)) }
             metered = logs.isEmpty ? 0 : pow(2, logs.reduce(0, +) / Double(logs.count))
         }
-        return MeteringResult(mode: mode, metered: metered, target: midGrey * pow(2, bias))
+        return MeteringResult(mode: mode, metered: metered, target: midGray * pow(2, bias))
     }
 
     /// Σ wᵢ·sumᵢ / Σ wᵢ·countᵢ over cells: a pixel-weighted mean. Falls back to the plain mean
@@ -58,7 +58,7 @@ public enum Meter {
     /// nearest cell when the spot is smaller than a cell.
     private static func spotMean(_ cells: CellGrid, point: NormalizedPoint, radius: Double, aspect: Double) -> Double {
         func distance(_ cell: Int) -> Double {
-            let centre = cells.centre(cell)
+            let centre = cells.center(cell)
             let dx = (centre.x - point.x) * aspect, dy = centre.y - point.y
             return (dx * dx + dy * dy).squareRoot()
         }

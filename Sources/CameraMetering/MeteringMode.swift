@@ -6,7 +6,7 @@ public enum MeteringMode: Sendable, Hashable {
     case average
     /// Concentric rings around the centre weighted 3, 2, 1 and 0 (libcamera's centre-weighted
     /// table in spirit): ring edges at 25%, 50% and 75% of the half-diagonal.
-    case centreWeighted
+    case centerWeighted
     /// Only the cells within `radius` (a fraction of the frame height) of `point`.
     case spot(NormalizedPoint, radius: Double)
     /// The geometric mean of the zone means: no single bright or dark region dominates.
@@ -21,7 +21,7 @@ public enum MeteringMode: Sendable, Hashable {
     public var name: String {
         switch self {
         case .average: "average"
-        case .centreWeighted: "centre"
+        case .centerWeighted: "centre"
         case .spot: "spot"
         case .matrix: "matrix"
         case .sunAware: "sun"
@@ -39,7 +39,7 @@ public enum MeteringMode: Sendable, Hashable {
     public init?(parsing text: String) {
         switch text {
         case "average": self = .average
-        case "centre", "center": self = .centreWeighted
+        case "centre", "center": self = .centerWeighted
         case "matrix": self = .matrix
         case "sun": self = .sunAware
         case "spot": self = .spot(.center, radius: MeteringMode.defaultSpotRadius)
@@ -54,7 +54,7 @@ public enum MeteringMode: Sendable, Hashable {
     }
 
     /// The ring weight of a point at normalised (`x`, `y`) for centre-weighted metering.
-    public static func centreWeight(x: Double, y: Double) -> Double {
+    public static func centerWeight(x: Double, y: Double) -> Double {
         let distance = ((x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5)).squareRoot() / (0.5 * 2.0.squareRoot())
         switch distance {
         case ..<0.25: return 3

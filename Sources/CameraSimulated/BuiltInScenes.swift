@@ -17,7 +17,7 @@ extension SimulatedScene {
     public static let grayCard = SimulatedScene(
         name: "gray-card",
         summary: "An 18% grey card before a textured grey wall in even light: the reference for metering and linearity.",
-        subjectIntent: 0, paint: { paintGrayCard($0, midGrey: 1000) })
+        subjectIntent: 0, paint: { paintGrayCard($0, midGray: 1000) })
 
     public static let backlitPortrait = SimulatedScene(
         name: "backlit-portrait",
@@ -27,7 +27,7 @@ extension SimulatedScene {
         let aspect = Float(size.width) / Float(size.height)
         let headX = 0.42 * aspect
         let sun = LightDisk(x: headX + 0.24, y: 0.2, radius: 0.025, luminance: 2e7, halo: 3e5, color: Palette.warmSun)
-        let subjectGrey: Float = 94
+        let subjectGray: Float = 94
         return SceneImage(width: size.width, height: size.height) { u, v in
             let x = u * aspect
             let dx = (x - headX) / 0.085, dy = (v - 0.36) / 0.11
@@ -40,12 +40,12 @@ extension SimulatedScene {
                 if inHead && dy < -0.45 { rho = 0.05 }                         // hair
                 else if inHead || inNeck { rho = 0.3 + 0.04 * Palette.noise(x, v, scale: 60) } // skin
                 else { rho = Int((x - headX) * 40 + 100) % 2 == 0 ? 0.1 : 0.24 } // striped shirt
-                return .init(radiance: Palette.surface(rho, midGrey: subjectGrey, light: Palette.skyBlue * 0.3 + Palette.warmSun * 0.7),
+                return .init(radiance: Palette.surface(rho, midGray: subjectGray, light: Palette.skyBlue * 0.3 + Palette.warmSun * 0.7),
                              albedo: rho, depth: 1.5, isSubject: true)
             }
             if v >= 0.75 {
                 let rho = 0.08 + 0.06 * Palette.noise(x, v, scale: 40)
-                return .init(radiance: Palette.surface(rho, midGrey: 600, light: Palette.warmSun), albedo: rho,
+                return .init(radiance: Palette.surface(rho, midGray: 600, light: Palette.warmSun), albedo: rho,
                              depth: 2 + 60 * (1 - (v - 0.75) / 0.25))
             }
             let sky = Palette.sky(v: v, horizonV: 0.75, zenith: 4200, horizon: 8000)
@@ -67,7 +67,7 @@ extension SimulatedScene {
                 let rock = Palette.noise(x, v, scale: 14, seed: 7) > 0.82
                 let shade = Palette.noise(x, v, scale: 5, seed: 3) > 0.7 ? Palette.skyBlue * 0.35 : Palette.warmSun
                 let rho: Float = rock ? 0.05 : 0.85 + 0.1 * Palette.noise(x, v, scale: 80)
-                return .init(radiance: Palette.surface(rho, midGrey: 5000, light: shade), albedo: rho,
+                return .init(radiance: Palette.surface(rho, midGray: 5000, light: shade), albedo: rho,
                              depth: 3 + 300 * pow(1 - (v - ridge) / (1 - ridge), 3), isSubject: !rock)
             }
             let sky = Palette.sky(v: v, horizonV: ridge, zenith: 3500, horizon: 6500)
@@ -81,28 +81,28 @@ extension SimulatedScene {
         subjectIntent: 0
     ) { size in
         let aspect = Float(size.width) / Float(size.height)
-        let roomGrey: Float = 62
+        let roomGray: Float = 62
         return SceneImage(width: size.width, height: size.height) { u, v in
             let x = u * aspect
             let inWindow = u >= 0.56 && u <= 0.88 && v >= 0.12 && v <= 0.62
             if inWindow {
                 let isMullion = abs(u - 0.72) < 0.006 || abs(v - 0.37) < 0.01
                 if isMullion {
-                    return .init(radiance: Palette.surface(0.3, midGrey: roomGrey), albedo: 0.3, depth: 4)
+                    return .init(radiance: Palette.surface(0.3, midGray: roomGray), albedo: 0.3, depth: 4)
                 }
                 let outside = v < 0.42 - 0.06 * Palette.noise(x, 0, scale: 6)
                     ? Palette.sky(v: v, horizonV: 0.5, zenith: 7000, horizon: 11000)
-                    : Palette.surface(0.2 + 0.2 * Palette.noise(x, v, scale: 30), midGrey: 4500, light: Palette.warmSun)
+                    : Palette.surface(0.2 + 0.2 * Palette.noise(x, v, scale: 30), midGray: 4500, light: Palette.warmSun)
                 return .init(radiance: outside, depth: 30)
             }
             let inSofa = u >= 0.08 && u <= 0.5 && v >= 0.55 && v <= 0.86
             if inSofa {
                 let cushion = v < 0.68 && Int(u * 9) % 3 == 1
                 let rho: Float = (cushion ? 0.28 : 0.16) + 0.04 * Palette.noise(x, v, scale: 50)
-                return .init(radiance: Palette.surface(rho, midGrey: roomGrey), albedo: rho, depth: 2.5, isSubject: true)
+                return .init(radiance: Palette.surface(rho, midGray: roomGray), albedo: rho, depth: 2.5, isSubject: true)
             }
             let rho: Float = v > 0.8 ? 0.25 + 0.05 * Palette.noise(x, v, scale: 25) : 0.5 + 0.03 * Palette.noise(x, v, scale: 12)
-            return .init(radiance: Palette.surface(rho, midGrey: roomGrey), albedo: rho, depth: v > 0.8 ? 2 : 4)
+            return .init(radiance: Palette.surface(rho, midGray: roomGray), albedo: rho, depth: v > 0.8 ? 2 : 4)
         }
     }
 
@@ -128,13 +128,13 @@ extension SimulatedScene {
             if v >= 0.65 {
                 let pool = lamps.reduce(Float(0)) { $0 + exp(-(($1.x - x) * ($1.x - x)) / 0.02) }
                 let rho = 0.12 + 0.04 * Palette.noise(x, v, scale: 70)
-                return .init(radiance: Palette.surface(rho, midGrey: 0.5 + 2.5 * pool, light: Palette.sodium) + lampLight * 0.05,
+                return .init(radiance: Palette.surface(rho, midGray: 0.5 + 2.5 * pool, light: Palette.sodium) + lampLight * 0.05,
                              albedo: rho, depth: 3 + 40 * (1 - (v - 0.65) / 0.35), isSubject: true)
             }
             if v >= 0.3 {
                 let litWindow = Int(x * 22) % 3 == 0 && Int(v * 30) % 2 == 0 && Palette.noise(x, v, scale: 11) > 0.45
                 let rho: Float = 0.2 + 0.05 * Palette.noise(x, v, scale: 35)
-                let radiance = litWindow ? Palette.tungsten * 35 : Palette.surface(rho, midGrey: 1, light: Palette.sodium)
+                let radiance = litWindow ? Palette.tungsten * 35 : Palette.surface(rho, midGray: 1, light: Palette.sodium)
                 return .init(radiance: radiance + lampLight, albedo: litWindow ? 0 : rho, depth: 25)
             }
             return .init(radiance: Palette.skyBlue * 0.05 + lampLight)
@@ -146,7 +146,7 @@ extension SimulatedScene {
         summary: "The grey card in a room whose light steps up 4 EV at t = 1 s and back down at t = 2 s: convergence speed and overshoot.",
         subjectIntent: 0,
         illumination: .steps([LightStep(time: 1, ev: 4), LightStep(time: 2, ev: -4)]),
-        paint: { paintGrayCard($0, midGrey: 150) })
+        paint: { paintGrayCard($0, midGray: 150) })
 
     public static let flickerOffice = SimulatedScene(
         name: "flicker-office",
@@ -164,10 +164,10 @@ extension SimulatedScene {
             if inScreen { return .init(radiance: Palette.coolWhite * 150, depth: 1.2) }
             if v >= 0.6 {
                 let rho = 0.3 + 0.08 * Palette.noise(x, v, scale: 40)
-                return .init(radiance: Palette.surface(rho, midGrey: 60, light: Palette.coolWhite), albedo: rho, depth: 1, isSubject: true)
+                return .init(radiance: Palette.surface(rho, midGray: 60, light: Palette.coolWhite), albedo: rho, depth: 1, isSubject: true)
             }
             let rho = 0.6 + 0.05 * Palette.noise(x, v, scale: 15)
-            return .init(radiance: Palette.surface(rho, midGrey: 60, light: Palette.coolWhite), albedo: rho, depth: 3)
+            return .init(radiance: Palette.surface(rho, midGray: 60, light: Palette.coolWhite), albedo: rho, depth: 3)
         }
     }
 
@@ -185,7 +185,7 @@ extension SimulatedScene {
             let hills = 0.68 + 0.05 * sin(u * 17) + 0.04 * Palette.noise(u, 0, scale: 23)
             if v >= hills {
                 let rho = 0.12 + 0.08 * Palette.noise(u * 2, v, scale: 60)
-                return .init(radiance: Palette.surface(rho, midGrey: 300, light: Palette.warmSun), albedo: rho,
+                return .init(radiance: Palette.surface(rho, midGray: 300, light: Palette.warmSun), albedo: rho,
                              depth: 20 + 200 * (1 - (v - hills) / (1 - hills)), isSubject: true)
             }
             let sky = Palette.sky(v: v, horizonV: hills, zenith: 4500, horizon: 7500)
@@ -193,13 +193,13 @@ extension SimulatedScene {
         }
     }
 
-    /// The grey card under light that makes mid-grey `midGrey` cd/m².
-    private static func paintGrayCard(_ size: PixelSize, midGrey: Float) -> SceneImage {
+    /// The grey card under light that makes mid-grey `midGray` cd/m².
+    private static func paintGrayCard(_ size: PixelSize, midGray: Float) -> SceneImage {
         let aspect = Float(size.width) / Float(size.height)
         return SceneImage(width: size.width, height: size.height) { u, v in
             let isCard = u >= 0.25 && u <= 0.75 && v >= 0.2 && v <= 0.8
             let rho: Float = isCard ? 0.18 : 0.18 * (0.55 + 0.9 * Palette.noise(u * aspect, v, scale: 30))
-            return .init(radiance: Palette.surface(rho, midGrey: midGrey), albedo: rho, depth: isCard ? 0.8 : 1.2, isSubject: isCard)
+            return .init(radiance: Palette.surface(rho, midGray: midGray), albedo: rho, depth: isCard ? 0.8 : 1.2, isSubject: isCard)
         }
     }
 }

@@ -4,7 +4,7 @@ import CameraCore
 /// read-out multiplies the scene's radiance by.
 ///
 /// Scenes are painted under 6500 K light; relighting them at another colour temperature scales
-/// each channel by that light's linear RGB relative to 6500 K (`ColourTemperature.relativeRGB`:
+/// each channel by that light's linear RGB relative to 6500 K (`ColorTemperature.relativeRGB`:
 /// the Planckian locus, unit Rec. 709 luminance, so exposure is unchanged) — a von Kries model of
 /// every surface and light source in the scene taking on the new light's colour.
 enum Illuminant {
@@ -14,6 +14,6 @@ enum Illuminant {
     /// The channel factors of light at `temperature` kelvin, or `neutral` for nil.
     static func channelScale(temperature: Double?) -> SIMD3<Float> {
         guard let temperature else { return neutral }
-        return SIMD3<Float>(ColourTemperature(temperature).relativeRGB)
+        return SIMD3<Float>(ColorTemperature(temperature).relativeRGB)
     }
 }

@@ -48,7 +48,7 @@ struct NoiseModel {
     /// Noisy, clipped, quantised raw values of `mean` raw values: mean + σ·deviate with
     /// σ² = k·min(mean, white) + (k·read)².
     @inline(__always)
-    func quantise(_ mean: SIMD8<Float>, deviates: SIMD8<Float>) -> SIMD8<Int32> {
+    func quantize(_ mean: SIMD8<Float>, deviates: SIMD8<Float>) -> SIMD8<Int32> {
         let white = SIMD8<Float>(repeating: Float(SensorModel.whiteLevel))
         let variance = mean.replacing(with: white, where: mean .> white) * rawPerElectron + readVariance
         // σ = variance · 1/√variance; the reciprocal root from the bit-level estimate and one

@@ -3,7 +3,7 @@ import Foundation
 /// Colours, textures and light levels shared by the built-in scenes.
 ///
 /// Radiances are in cd/m². A surface of reflectance ρ under light that makes mid-grey (ρ = 0.18)
-/// `midGrey` cd/m² has radiance `ρ / 0.18 × midGrey`, tinted by the light's colour.
+/// `midGray` cd/m² has radiance `ρ / 0.18 × midGray`, tinted by the light's colour.
 enum Palette {
     static let daylight = SIMD3<Float>(1, 1, 1)
     static let skyBlue = tint(0.72, 0.92, 1.45)
@@ -17,9 +17,9 @@ enum Palette {
         SIMD3(r, g, b) / (0.2126 * r + 0.7152 * g + 0.0722 * b)
     }
 
-    /// The radiance of a surface of reflectance `rho` where mid-grey is `midGrey` cd/m².
-    static func surface(_ rho: Float, midGrey: Float, light: SIMD3<Float> = daylight) -> SIMD3<Float> {
-        light * (rho / 0.18 * midGrey)
+    /// The radiance of a surface of reflectance `rho` where mid-grey is `midGray` cd/m².
+    static func surface(_ rho: Float, midGray: Float, light: SIMD3<Float> = daylight) -> SIMD3<Float> {
+        light * (rho / 0.18 * midGray)
     }
 
     /// Smooth value noise in 0…1 with features about 1/`scale` apart, the same for the same

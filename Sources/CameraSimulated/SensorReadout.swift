@@ -68,7 +68,7 @@ struct SensorReadout {
     }
 
     /// Raw values of `count` pixels into three planar rows (red, green, blue, `planeStride` apart),
-    /// eight pixels at a time; `scale` is the raw value of 1 cd/m² in each channel. One `quantise`
+    /// eight pixels at a time; `scale` is the raw value of 1 cd/m² in each channel. One `quantize`
     /// call site, so that it inlines into a tight loop.
     @inline(never)
     private static func exposeRow(_ source: UnsafePointer<UInt32>, count: Int, scale: SIMD3<Float>, noise: NoiseModel,
@@ -83,7 +83,7 @@ struct SensorReadout {
                 let unit = PackedRadiance.unitScale(packed)
                 for channel in 0..<3 {
                     let mean = PackedRadiance.mantissa(packed, channel: channel) * (unit * scales[channel])
-                    store(noise.quantise(mean, deviates: load(deviates + channel * 4096 + x)), raw + channel * planeStride + x)
+                    store(noise.quantize(mean, deviates: load(deviates + channel * 4096 + x)), raw + channel * planeStride + x)
                 }
             }
         }
@@ -109,7 +109,7 @@ struct SensorReadout {
                         // R G R G … on even rows, G B G B … on odd rows (originX is even).
                         let first = PackedRadiance.mantissa(packed, channel: y & 1), second = PackedRadiance.mantissa(packed, channel: (y & 1) + 1)
                         let mean = (first * even + second * odd) * PackedRadiance.unitScale(packed)
-                        let values = noise.quantise(mean * rowScale, deviates: load(noiseRow + x)) &>> shift
+                        let values = noise.quantize(mean * rowScale, deviates: load(noiseRow + x)) &>> shift
                         for lane in 0..<min(8, buffer.width - x) {
                             row[x + lane] = UInt16(truncatingIfNeeded: values[lane]).littleEndian
                         }

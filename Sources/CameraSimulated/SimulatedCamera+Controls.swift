@@ -32,14 +32,14 @@ extension SimulatedCamera {
         state.withLock { $0.requested }
     }
 
-    /// Lights the scene with a black body at `temperature` kelvin (`ColourTemperature.range`,
+    /// Lights the scene with a black body at `temperature` kelvin (`ColorTemperature.range`,
     /// 2000…12000 K), or with its own light for nil (the default). Each channel of the scene's
     /// radiance is scaled by the light's RGB relative to 6500 K at unit luminance, so exposure is
     /// unchanged and only colour moves; the camera's white balance has to undo it. Applies from
     /// the next frame scheduled. This changes the simulated world, not a device control.
     public func setIlluminant(temperature: Double?) throws(ValueOutOfRangeError) {
         if let temperature {
-            _ = try ValueOutOfRangeError.check(temperature, in: ColourTemperature.range, setting: "illuminant colour temperature", unit: "K")
+            _ = try ValueOutOfRangeError.check(temperature, in: ColorTemperature.range, setting: "illuminant colour temperature", unit: "K")
         }
         let scale = Illuminant.channelScale(temperature: temperature)
         state.withLock { $0.illuminant = scale }

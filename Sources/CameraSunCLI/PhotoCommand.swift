@@ -69,7 +69,7 @@ enum PhotoCommand {
             throw error
         }
         await running.stop()
-        try summarise(outcomes, library: library, json: options.json, terminal: terminal)
+        try summarize(outcomes, library: library, json: options.json, terminal: terminal)
     }
 
     /// Fails before the camera starts when the library's volume cannot take the whole burst at
@@ -123,7 +123,7 @@ enum PhotoCommand {
     }
 
     /// Prints the JSON report or the summary line, then throws when any photo was not saved.
-    private static func summarise(_ outcomes: [PhotoSaver.Outcome], library: PhotoLibrary, json: Bool, terminal: Terminal) throws {
+    private static func summarize(_ outcomes: [PhotoSaver.Outcome], library: PhotoLibrary, json: Bool, terminal: Terminal) throws {
         let saved = outcomes.compactMap { outcome -> PhotoSaver.SavedPhoto? in
             if case .saved(let photo) = outcome { return photo }
             return nil

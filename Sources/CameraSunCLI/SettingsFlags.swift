@@ -17,9 +17,9 @@ struct SettingsFlags: Equatable {
 
     /// The `--awb` modes as rpicam-apps names them: the presets are the light's colour temperature.
     static let whiteBalanceModes: [(name: String, mode: WhiteBalanceMode)] = [
-        ("auto", .auto), ("incandescent", .manualTemperature(ColourTemperature(2850))),
-        ("fluorescent", .manualTemperature(ColourTemperature(4000))), ("daylight", .manualTemperature(ColourTemperature(5500))),
-        ("cloudy", .manualTemperature(ColourTemperature(7000))), ("locked", .locked),
+        ("auto", .auto), ("incandescent", .manualTemperature(ColorTemperature(2850))),
+        ("fluorescent", .manualTemperature(ColorTemperature(4000))), ("daylight", .manualTemperature(ColorTemperature(5500))),
+        ("cloudy", .manualTemperature(ColorTemperature(7000))), ("locked", .locked),
     ]
 
     init() {}

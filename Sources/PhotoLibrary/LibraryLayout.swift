@@ -7,7 +7,7 @@ struct LibraryLayout: Sendable {
     static let catalogName = "catalog.sqlite"
     static let temporaryPrefix = ".tmp-"
     /// Where `repair` moves files it finds in dated folders but cannot catalogue.
-    static let unrecognisedFolder = "Unrecognised"
+    static let unrecognizedFolder = "Unrecognised"
 
     let timeZone: TimeZone
 

@@ -78,7 +78,7 @@ extension PhotoLibrary {
     /// Moves the file at `path` to the same relative path under `Unrecognised/`, adding a random
     /// suffix when that name is taken.
     private func quarantine(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action {
-        var destination = "\(LibraryLayout.unrecognisedFolder)/\(path)"
+        var destination = "\(LibraryLayout.unrecognizedFolder)/\(path)"
         do {
             try FileOperations.createDirectories((destination as NSString).deletingLastPathComponent, under: directory.path)
             if try FileOperations.entryKind(absolutePath(destination)) != nil {

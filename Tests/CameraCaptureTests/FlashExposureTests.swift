@@ -40,7 +40,7 @@ struct FlashExposureTests {
     @Test("The power is the pre-flash's scaled to what the subject still lacks: p = p₀ · (target − ambient) / (pre-flash − ambient)",
           arguments: [0.0, 1.0])
     func powerFromTheSubjectsReturn(bias: Double) throws {
-        let target = Meter.midGrey * pow(2, bias)
+        let target = Meter.midGray * pow(2, bias)
         let exposure = FlashExposure(ambient: try Self.frame(subject: 0.02, background: 0.03),
                                      preFlash: try Self.frame(subject: 0.045, background: 0.035, flash: Self.preFlash), target: target)
         let (ambient, lit) = (Self.decoded(0.02), Self.decoded(0.045))

@@ -75,7 +75,7 @@ struct FlashPhotoTests {
         let frame = Frame(buffer: image, presentationTime: photo.presentationTime, sequenceNumber: photo.sequenceNumber,
                           metadata: photo.metadata)
         let reading = GroundTruthReading(image, truth: camera.groundTruth(for: frame))
-        return log2(reading.subjectLinearMean / (Meter.midGrey * pow(2, bias)))
+        return log2(reading.subjectLinearMean / (Meter.midGray * pow(2, bias)))
     }
 
     @Test("Flash on in a candle-lit room: the pre-flash sets the power that puts the card within ⅓ EV of the target", arguments: [0.0, 1.0])

@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test("metering modes are EXIF's codes; sun-aware metering is written as 255 (other)",
-          arguments: [(ExifMetadata.MeteringMode.average, 1), (.centreWeighted, 2), (.spot, 3), (.pattern, 5), (.other, 255)])
+          arguments: [(ExifMetadata.MeteringMode.average, 1), (.centerWeighted, 2), (.spot, 3), (.pattern, 5), (.other, 255)])
     func meteringMode(mode: ExifMetadata.MeteringMode, code: Int) throws {
         var metadata = Self.sunset
         metadata.meteringMode = mode

@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test("a uniform Bayer colour is demosaiced to that colour at every pixel, scaled linearly")
-    func bayerUniformColour() throws {
+    func bayerUniformColor() throws {
         let rgb = try mosaic(bits: 12, red: 4095, green: 2048, blue: 1024).rgb8()
         #expect(rgb == Array([[UInt8](arrayLiteral: 255, 128, 64)].repeated(16)))
     }

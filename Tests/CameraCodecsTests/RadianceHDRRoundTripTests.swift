@@ -25,12 +25,12 @@ import Testing
     }
 
     @Test("values RGBE cannot hold are written as 0 or clamped, then sanitised on reading")
-    func unrepresentableValuesAreSanitised() throws {
+    func unrepresentableValuesAreSanitized() throws {
         let samples: [Float] = [.nan, -5, 1, .infinity, 2, 3, 1e20, 1e20, 1e20, 0.5, -.infinity, 0.25]
         let decoded = try decoder.decode(encoder.encode(RadianceImage(width: 2, height: 2, samples: samples)))
         #expect(decoded.samples.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1e9 })
-        #expect(decoded[0, 1] == SIMD3(1e9, 1e9, 1e9), "huge values are clamped to the sanitise ceiling")
-        #expect(decoded[1, 0].x == 1e9, "infinity is clamped to the sanitise ceiling")
+        #expect(decoded[0, 1] == SIMD3(1e9, 1e9, 1e9), "huge values are clamped to the sanitize ceiling")
+        #expect(decoded[1, 0].x == 1e9, "infinity is clamped to the sanitize ceiling")
         #expect(decoded[0, 0] == SIMD3(0, 0, 1), "NaN and negative samples become 0")
         #expect(decoded[1, 1] == SIMD3(0.5, 0, 0.25))
     }

@@ -64,13 +64,13 @@ struct PreviewScalerTests {
     }
 
     @Test("A uniform colour stays the same at any scale", arguments: [(8, 6), (5, 3), (48, 36), (2, 2)])
-    func uniformColour(width: Int, height: Int) throws {
+    func uniformColor(width: Int, height: Int) throws {
         let source = try makeBuffer(.bgra8, width: 48, height: 36) { _, _ in [10, 200, 90, 0] }
         #expect(pixels(try scaled(source, to: width, height)).allSatisfy { $0 == [10, 200, 90, 255] })
     }
 
     @Test("A one-pixel checkerboard halves to uniform grey")
-    func checkerAveragesToGrey() throws {
+    func checkerAveragesToGray() throws {
         let source = try makeBuffer(.bgra8, width: 16, height: 8) { x, y in
             (x + y).isMultiple(of: 2) ? [0, 0, 0, 255] : [255, 255, 255, 255]
         }
@@ -108,7 +108,7 @@ struct PreviewScalerTests {
     @Test("Y'CbCr colours convert with BT.709 within ±2",
           arguments: [PixelFormat.nv12(.video), .nv12(.full), .yuyv422],
                      [[128, 128, 128], [255, 0, 0], [30, 160, 220], [250, 250, 240], [0, 0, 0]])
-    func yCbCrColours(format: PixelFormat, rgb: [Int]) throws {
+    func yCbCrColors(format: PixelFormat, rgb: [Int]) throws {
         let range: YCbCrRange = if case .nv12(let range) = format { range } else { .video }
         let encoded = BT709.encode(red: Float(rgb[0]), green: Float(rgb[1]), blue: Float(rgb[2]), range: range)
         let source = try makeBuffer(format, width: 32, height: 18) { _, _ in [Int(encoded.y), Int(encoded.cb), Int(encoded.cr)] }

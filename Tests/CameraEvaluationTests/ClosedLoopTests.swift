@@ -38,7 +38,7 @@ struct ClosedLoopTests {
     @Test("The seed's loop leaves a backlit subject and a room before a window at least 1.5 EV dark",
           arguments: [SimulatedScene.backlitPortrait, .windowInterior])
     func naiveFails(scene: SimulatedScene) async throws {
-        let result = try await evaluation.run(scene, algorithm: SeedExposureLoop(centreCrop: false))
+        let result = try await evaluation.run(scene, algorithm: SeedExposureLoop(centerCrop: false))
         #expect(result.subjectEvError <= -1.5, "\(scene.name): \(result.subjectEvError)")
     }
 

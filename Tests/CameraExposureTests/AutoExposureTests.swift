@@ -218,7 +218,7 @@ struct AutoExposureTests {
         var subjectEV: [Double] = []
         for _ in 0..<90 {
             let frame = try await camera.nextFrame()
-            subjectEV.append(log2(GroundTruthReading(frame.buffer, truth: camera.groundTruth(for: frame)).subjectLinearMean / Meter.midGrey))
+            subjectEV.append(log2(GroundTruthReading(frame.buffer, truth: camera.groundTruth(for: frame)).subjectLinearMean / Meter.midGray))
             let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
             try camera.updateControls { $0.setExposure(settings) }
         }

@@ -18,7 +18,7 @@ struct HighlightBudgetTests {
     private func offset(highlight: UInt8, ground: UInt8) throws -> Double {
         var budget = HighlightBudget()
         return budget.offset(try frame(highlight: highlight, ground: ground), subjectMetered: SRGB.decode(Double(ground) / 255),
-                             target: Meter.midGrey, exposure: 1)
+                             target: Meter.midGray, exposure: 1)
     }
 
     @Test("Highlights 2.65 EV over a subject: kept at the ceiling, the subject 0.50 EV under its target")

@@ -12,31 +12,31 @@ import Testing
     @Test(arguments: [2000.0, 2800, 3500, 4500, 5500, 6500, 7500, 9000, 12000])
     func temperatureToGainsToTemperatureRoundTrips(kelvin: Double) throws {
         let gains = try WhiteBalanceGains(temperature: kelvin, maximumGain: .infinity)
-        let light = try #require(gains.colourTemperature)
+        let light = try #require(gains.colorTemperature)
         #expect(abs(light.kelvin - kelvin) < 1, "\(kelvin) K → \(gains) → \(light)")
         #expect(abs(light.tint) < 0.01)
     }
 
     @Test(arguments: [(3000.0, 5.0), (5000, -8), (8000, 12)])
     func tintRoundTrips(kelvin: Double, tint: Double) throws {
-        let light = try #require(ColourTemperature(relativeRGB: ColourTemperature(kelvin, tint: tint).relativeRGB))
+        let light = try #require(ColorTemperature(relativeRGB: ColorTemperature(kelvin, tint: tint).relativeRGB))
         #expect(abs(light.kelvin - kelvin) < 1)
         #expect(abs(light.tint - tint) < 0.01)
     }
 
     @Test func referenceLightIsWhiteAndLightsHaveUnitLuminance() {
-        let reference = ColourTemperature.reference.relativeRGB
+        let reference = ColorTemperature.reference.relativeRGB
         #expect(abs(reference.x - 1) < 1e-12 && abs(reference.y - 1) < 1e-12 && abs(reference.z - 1) < 1e-12)
         for kelvin in [2000.0, 3000, 5000, 9000, 12000] {
-            let rgb = ColourTemperature(kelvin).relativeRGB
-            #expect(abs(ColourTemperature.luminance(rgb) - 1) < 1e-12)
+            let rgb = ColorTemperature(kelvin).relativeRGB
+            #expect(abs(ColorTemperature.luminance(rgb) - 1) < 1e-12)
         }
-        let warm = ColourTemperature(2800).relativeRGB, cool = ColourTemperature(9000).relativeRGB
+        let warm = ColorTemperature(2800).relativeRGB, cool = ColorTemperature(9000).relativeRGB
         #expect(warm.x > warm.y && warm.y > warm.z, "tungsten is red-heavy: \(warm)")
         #expect(cool.z > cool.y && cool.y > cool.x, "shade is blue-heavy: \(cool)")
     }
 
-    @Test func gainsAreNormalisedToAMinimumOfOneAndClamped() throws {
+    @Test func gainsAreNormalizedToAMinimumOfOneAndClamped() throws {
         let gains = WhiteBalanceGains(red: 0.5, green: 1, blue: 6).normalised(maximumGain: 8)
         #expect(gains == WhiteBalanceGains(red: 1, green: 2, blue: 8))
         for kelvin in [2000.0, 2800, 4500, 6500, 9000, 12000] {
@@ -53,13 +53,13 @@ import Testing
 
     @Test func manualTemperatureGivesTheGainsOfThatLight() throws {
         var awb = AutoWhiteBalance()
-        try awb.setMode(.manualTemperature(ColourTemperature(3200)))
-        let expected = WhiteBalanceGains(neutralisingRGB: ColourTemperature(3200).relativeRGB)
+        try awb.setMode(.manualTemperature(ColorTemperature(3200)))
+        let expected = WhiteBalanceGains(neutralisingRGB: ColorTemperature(3200).relativeRGB)
         #expect(awb.gains == expected)
         #expect(awb.state == .locked)
         // Warm light needs blue lifted most, red least.
         #expect(awb.gains.red == 1 && awb.gains.blue > awb.gains.green && awb.gains.green > 1)
-        let rgb = ColourTemperature(3200).relativeRGB
+        let rgb = ColorTemperature(3200).relativeRGB
         #expect(abs(awb.gains.green / awb.gains.red - rgb.x / rgb.y) < 1e-9)
         #expect(abs(awb.gains.blue / awb.gains.red - rgb.x / rgb.z) < 1e-9)
         // Manual gains are taken as given.
@@ -70,11 +70,11 @@ import Testing
 
     @Test func outOfRangeManualValuesThrowNamingTheRange() {
         var awb = AutoWhiteBalance()
-        let tooCold = #expect(throws: ValueOutOfRangeError.self) { try awb.setMode(.manualTemperature(ColourTemperature(1500))) }
+        let tooCold = #expect(throws: ValueOutOfRangeError.self) { try awb.setMode(.manualTemperature(ColorTemperature(1500))) }
         #expect(tooCold?.range == 2000...12000)
         #expect(tooCold?.description.contains("2000…12000 K") == true)
         #expect(tooCold?.setting == "white-balance temperature")
-        let tinted = #expect(throws: ValueOutOfRangeError.self) { try awb.setMode(.manualTemperature(ColourTemperature(5000, tint: 80))) }
+        let tinted = #expect(throws: ValueOutOfRangeError.self) { try awb.setMode(.manualTemperature(ColorTemperature(5000, tint: 80))) }
         #expect(tinted?.range == -50...50)
         let gain = #expect(throws: ValueOutOfRangeError.self) {
             try awb.setMode(.manualGains(WhiteBalanceGains(red: 1, green: 17, blue: 1)))
@@ -96,7 +96,7 @@ import Testing
     static let temperatures: [Double] = [2800, 3500, 4500, 5500, 6500, 7500]
 
     @Test(arguments: [SimulatedScene.grayCard, .windowInterior], temperatures)
-    func autoWhiteBalanceFindsTheLightAndNeutralisesGrey(scene: SimulatedScene, kelvin: Double) async throws {
+    func autoWhiteBalanceFindsTheLightAndNeutralizesGray(scene: SimulatedScene, kelvin: Double) async throws {
         let camera = try whiteBalanceCamera(scene, kelvin: kelvin)
         var awb = AutoWhiteBalance()
         var frame = try await camera.nextFrame()
@@ -145,15 +145,15 @@ import Testing
             return sums / counts
         }
         let own = try await cardMeans(nil), lit = try await cardMeans(kelvin)
-        let expected = ColourTemperature(kelvin).relativeRGB
+        let expected = ColorTemperature(kelvin).relativeRGB
         let ratio = lit / own
         for channel in 0..<3 {
             #expect(abs(ratio[channel] / expected[channel] - 1) < 0.02, "\(kelvin) K channel \(channel): \(ratio) vs \(expected)")
         }
-        #expect(abs(ColourTemperature.luminance(lit) / ColourTemperature.luminance(own) - 1) < 0.01, "luminance unchanged")
+        #expect(abs(ColorTemperature.luminance(lit) / ColorTemperature.luminance(own) - 1) < 0.01, "luminance unchanged")
     }
 
-    @Test func greyWorldFromFrameStatisticsChannelMeans() async throws {
+    @Test func grayWorldFromFrameStatisticsChannelMeans() async throws {
         let camera = try whiteBalanceCamera(.grayCard, kelvin: 4500)
         let applied = WhiteBalanceGains(red: 1, green: 1.1, blue: 1.4)
         try camera.updateControls { $0.whiteBalance = applied }
@@ -208,7 +208,7 @@ import Testing
 
     @Test func saturatedAndClippedRegionsAreRejected() throws {
         // 60% of the frame grey under 3500 K, 40% a saturated green, a clipped strip on top.
-        let light = ColourTemperature(3500).relativeRGB
+        let light = ColorTemperature(3500).relativeRGB
         let buffer = try PixelBuffer(format: .bgra8, width: 160, height: 90)
         let pixels = buffer.baseAddress(plane: 0)
         for y in 0..<90 {
@@ -229,7 +229,7 @@ import Testing
         var noRejection = WhiteBalanceStatistics.Rejection()
         noRejection.maximumLocusDistance = .infinity
         noRejection.outlierDistance = .infinity
-        let plain = try #require(statistics.greyWorld(noRejection))
+        let plain = try #require(statistics.grayWorld(noRejection))
         #expect(plain.y > plain.x, "the green dominates plain grey world: \(plain)")
     }
 

@@ -3,14 +3,14 @@ import CameraCore
 import Testing
 
 /// The formats FrameAnalyzer reads, each with a stable label for test arguments.
-let analysableFormats: [PixelFormat] = [.bgra8, .gray8, .nv12(.full), .nv12(.video), .yuyv422]
+let analyzableFormats: [PixelFormat] = [.bgra8, .gray8, .nv12(.full), .nv12(.video), .yuyv422]
 
 @Suite("FrameAnalyzer on uniform frames")
 struct UniformFrameTests {
     static let values: [UInt8] = [0, 1, 5, 6, 10, 16, 17, 64, 118, 128, 200, 235, 236, 249, 250, 255]
 
     @Test("A uniform frame has the exact brightness, linear mean and a single-bin histogram",
-          arguments: analysableFormats, values)
+          arguments: analyzableFormats, values)
     func uniform(format: PixelFormat, value: UInt8) throws {
         // 30×22 is not a multiple of the sampling step: 8×6 samples.
         let statistics = try stepFour.analyze(try buffer(format, width: 30, height: 22) { _, _ in value })
@@ -45,7 +45,7 @@ struct UniformFrameTests {
         }
     }
 
-    @Test("Half black, half white: brightness 0.5, linear mean 0.5, two histogram bins", arguments: analysableFormats)
+    @Test("Half black, half white: brightness 0.5, linear mean 0.5, two histogram bins", arguments: analyzableFormats)
     func halves(format: PixelFormat) throws {
         let (black, white): (UInt8, UInt8) = isVideoRange(format) ? (16, 235) : (0, 255)
         let statistics = try stepFour.analyze(try buffer(format, width: 32, height: 16) { x, _ in x < 16 ? black : white })
@@ -226,7 +226,7 @@ struct RangeAndRegionTests {
         }
     }
 
-    @Test("The left half of a half-black, half-white frame is black; the right half white", arguments: analysableFormats)
+    @Test("The left half of a half-black, half-white frame is black; the right half white", arguments: analyzableFormats)
     func regionOfInterest(format: PixelFormat) throws {
         let (black, white): (UInt8, UInt8) = isVideoRange(format) ? (16, 235) : (0, 255)
         let frame = try buffer(format, width: 64, height: 32) { x, _ in x < 32 ? black : white }

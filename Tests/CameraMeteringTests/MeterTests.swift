@@ -29,13 +29,13 @@ struct MeterTests {
     ]
 
     @Test("Centre-weighted ring weights are 3, 2, 1, 0 with edges at 25%, 50%, 75% of the half-diagonal", arguments: ringPoints)
-    func centreWeight(x: Double, y: Double, weight: Double) {
-        #expect(MeteringMode.centreWeight(x: x, y: y) == weight)
+    func centerWeight(x: Double, y: Double, weight: Double) {
+        #expect(MeteringMode.centerWeight(x: x, y: y) == weight)
         #expect(ringWeight(x: x, y: y) == weight)
     }
 
     @Test("Centre-weighted metering is the ring-weighted mean of the cells")
-    func centreWeightedMean() throws {
+    func centerWeightedMean() throws {
         // 128×96 at step 4: 32×24 cells of one sample each, the sample at each 4×4 block's corner.
         // Each block's level depends on its ring, so the weights show in the result.
         let levels: [Double: UInt8] = [3: 200, 2: 120, 1: 60, 0: 250]
@@ -52,7 +52,7 @@ struct MeterTests {
                 weights += w
             }
         }
-        let result = Meter.meter(statistics, mode: .centreWeighted)
+        let result = Meter.meter(statistics, mode: .centerWeighted)
         #expect(relativelyClose(result.metered, sum / weights, 1e-5), "metered \(result.metered), expected \(sum / weights)")
         // The clipped corners (weight 0) do not count at all; the average sees them.
         #expect(result.metered < Meter.meter(statistics, mode: .average).metered)
@@ -155,7 +155,7 @@ struct MeterTests {
         #expect(highlights.lightSourceCount == 1)
         #expect(highlights.sunFraction > 0)
         let grey = linear(60)
-        let centre = Meter.meter(statistics, mode: .centreWeighted).metered
+        let centre = Meter.meter(statistics, mode: .centerWeighted).metered
         let sunAware = Meter.meter(statistics, mode: .sunAware).metered
         #expect(centre > grey * 1.3, "the disk drags centre-weighted up: \(centre) vs grey \(grey)")
         #expect(relativelyClose(sunAware, grey, 0.02), "sun-aware \(sunAware) meters the grey \(grey)")
@@ -163,7 +163,7 @@ struct MeterTests {
         let cells = statistics.cells
         var sum = 0.0, count = 0.0
         for cell in 0..<(cells.columns * cells.rows) where highlights.kinds[cell] != HighlightMask.Kind.lightSource.rawValue {
-            let w = MeteringMode.centreWeight(x: cells.centre(cell).x, y: cells.centre(cell).y)
+            let w = MeteringMode.centerWeight(x: cells.center(cell).x, y: cells.center(cell).y)
             sum += w * Double(cells.linearSums[cell])
             count += w * Double(cells.sampleCounts[cell])
         }
@@ -178,13 +178,13 @@ struct MeterTests {
     func sunAwareWithoutSun() throws {
         let statistics = try stepFour.analyze(try buffer(.gray8, width: 128, height: 96) { x, y in UInt8((x * 3 + y * 5) % 200) })
         #expect(statistics.highlights.lightSourceCount == 0)
-        #expect(Meter.meter(statistics, mode: .sunAware).metered == Meter.meter(statistics, mode: .centreWeighted).metered)
+        #expect(Meter.meter(statistics, mode: .sunAware).metered == Meter.meter(statistics, mode: .centerWeighted).metered)
     }
 
     @Test("evError is log2(metered / (0.18 · 2^bias))", arguments: [-2.0, -1, 0, 0.5, 1, 2.5])
     func evError(bias: Double) throws {
         let statistics = try stepFour.analyze(try buffer(.gray8, width: 64, height: 48) { _, _ in 118 })
-        for mode in [MeteringMode.average, .centreWeighted, .matrix, .sunAware, .spot(.center, radius: 0.05)] {
+        for mode in [MeteringMode.average, .centerWeighted, .matrix, .sunAware, .spot(.center, radius: 0.05)] {
             let result = Meter.meter(statistics, mode: mode, bias: bias)
             #expect(result.mode == mode)
             #expect(relativelyClose(result.metered, linear(118), 1e-6), "\(mode.name): \(result.metered)")
@@ -203,7 +203,7 @@ struct MeterTests {
     @Test("spot@x,y parses its point; points outside the image do not")
     func spotParsing() {
         #expect(MeteringMode(parsing: "spot@0.25,0.75") == .spot(NormalizedPoint(x: 0.25, y: 0.75), radius: MeteringMode.defaultSpotRadius))
-        #expect(MeteringMode(parsing: "center") == .centreWeighted)
+        #expect(MeteringMode(parsing: "center") == .centerWeighted)
         #expect(MeteringMode(parsing: "spot@1.5,0.5") == nil)
         #expect(MeteringMode(parsing: "spot@0.5") == nil)
         #expect(MeteringMode(parsing: "evaluative") == nil)

@@ -103,7 +103,7 @@ struct SimulatedSceneTests {
 
     @Test("A grey card exposed for mid-grey reads about 0.46 and 0.18 linear in every format",
           arguments: [PixelFormat.bgra8, .nv12(.full), .nv12(.video), .yuyv422])
-    func grayCardIsMidGrey(format: PixelFormat) async throws {
+    func grayCardIsMidGray(format: PixelFormat) async throws {
         let frame = try await referenceFrame(.grayCard, format: smallFormat(64, 48, format))
         let statistics = try stepFour.analyze(frame.buffer)
         #expect(abs(statistics.brightness - 0.46) <= 0.05, "brightness \(statistics.brightness)")

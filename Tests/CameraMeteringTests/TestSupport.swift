@@ -118,6 +118,6 @@ func cellIndex(x: Int, y: Int, size: PixelSize, step: Int, cells: CellGrid) -> I
     return row * cells.columns + column
 }
 
-/// The analyser with a fixed sampling step of 4, so tests can count samples exactly (the default
+/// The analyzer with a fixed sampling step of 4, so tests can count samples exactly (the default
 /// step depends on the frame size).
 let stepFour = FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4))

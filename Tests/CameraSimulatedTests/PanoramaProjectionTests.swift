@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test(arguments: [(30.0, 10.0), (-120.0, -20.0), (175.0, 40.0)])
-    func lookingAtTheSunCentresIt(longitude: Double, latitude: Double) {
+    func lookingAtTheSunCentersIt(longitude: Double, latitude: Double) {
         let view = SimulatedScene.ViewDirection(yaw: longitude, pitch: latitude, fov: 60)
         let projected = SimulatedScene.project(panorama(sunLongitude: longitude, latitude: latitude), view: view,
                                                size: PixelSize(width: 160, height: 120))

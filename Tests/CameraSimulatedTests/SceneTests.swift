@@ -99,7 +99,7 @@ import Testing
         #expect(truth.sunMask.contains(1), "at 3 s the sun is in view (it enters after 2 s)")
     }
 
-    @Test func zoomCropsTheCentre() async throws {
+    @Test func zoomCropsTheCenter() async throws {
         let camera = try streamingCamera(.grayCard, format: smallFormat(64, 48))
         let wide = try await camera.nextFrame()
         try camera.updateControls { $0.zoomFactor = 2 }

@@ -62,7 +62,7 @@ struct BenchPeerTests {
     }
 
     @Test("OpenCV on a uniform grey bgra8 frame: mean 128, nothing clipped or crushed")
-    func openCVUniformGrey() throws {
+    func openCVUniformGray() throws {
         let result = try OpenCVPeer(runs: 3).measure(try Self.frame(.bgra8, left: 128, right: 128))
         #expect(result.mean == 128)
         #expect(result.histogramTotal == 64 * 48)

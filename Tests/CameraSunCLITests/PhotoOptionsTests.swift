@@ -62,7 +62,7 @@ struct PhotoOptionsTests {
     }
 
     @Test("Metering modes are recorded under the names --metering takes", arguments: [
-        (MeteringMode.sunAware, "sun"), (.average, "average"), (.centreWeighted, "centre"), (.matrix, "matrix"),
+        (MeteringMode.sunAware, "sun"), (.average, "average"), (.centerWeighted, "centre"), (.matrix, "matrix"),
         (.spot(NormalizedPoint(x: 0.25, y: 0.75), radius: 0.05), "spot@0.25,0.75"),
     ])
     func meteringNames(mode: MeteringMode, name: String) {

@@ -36,7 +36,7 @@ struct SettingsFlagsTests {
 
     @Test("--awb presets are the light's colour temperature; --awbgains sets red and blue against green")
     func whiteBalance() throws {
-        #expect(try Self.camera(["--awb", "daylight"]).settings.whiteBalanceMode == .manualTemperature(ColourTemperature(5500)))
+        #expect(try Self.camera(["--awb", "daylight"]).settings.whiteBalanceMode == .manualTemperature(ColorTemperature(5500)))
         #expect(try Self.camera(["--awb", "locked"]).settings.whiteBalanceMode == .locked)
         #expect(try Self.camera(["--awbgains", "1.5,2"]).settings.whiteBalanceMode
             == .manualGains(WhiteBalanceGains(red: 1.5, green: 1, blue: 2)))

@@ -36,7 +36,7 @@ import Testing
         #expect(try decode(#"{"ae":true,"awb":false}"#) == LockCommand(ae: true, awb: false))
         #expect(try decode(#"{"factor":2}"#) == ZoomCommand.factor(2))
         #expect(try decode(#"{"rampTo":4,"rate":1}"#) == ZoomCommand.ramp(to: 4, rate: 1))
-        #expect(try decode(#"{"mode":"centre"}"#) == MeteringCommand(mode: .centreWeighted))
+        #expect(try decode(#"{"mode":"centre"}"#) == MeteringCommand(mode: .centerWeighted))
         #expect(try decode("{}") == PhotoCommand(flash: .off))
         #expect(try decode(#"{"flash":"auto"}"#) == PhotoCommand(flash: .auto))
         #expect(try decode(#"{"flash":"on"}"#) == PhotoCommand(flash: .on))

@@ -31,8 +31,8 @@ import Testing
     @Test func whiteBalanceForms() throws {
         #expect(try decode(#"{"mode":"auto"}"#) == WhiteBalanceCommand(mode: .auto))
         #expect(try decode(#"{"mode":"locked"}"#) == WhiteBalanceCommand(mode: .locked))
-        #expect(try decode(#"{"temperature":5500}"#) == WhiteBalanceCommand(mode: .manualTemperature(ColourTemperature(5500))))
-        #expect(try decode(#"{"temperature":3200,"tint":-4}"#) == WhiteBalanceCommand(mode: .manualTemperature(ColourTemperature(3200, tint: -4))))
+        #expect(try decode(#"{"temperature":5500}"#) == WhiteBalanceCommand(mode: .manualTemperature(ColorTemperature(5500))))
+        #expect(try decode(#"{"temperature":3200,"tint":-4}"#) == WhiteBalanceCommand(mode: .manualTemperature(ColorTemperature(3200, tint: -4))))
         #expect(try decode(#"{"gains":{"red":1.5,"blue":2}}"#)
             == WhiteBalanceCommand(mode: .manualGains(WhiteBalanceGains(red: 1.5, green: 1, blue: 2))))
     }
@@ -70,7 +70,7 @@ import Testing
         for (name, mode) in FocusMode.named { #expect(mode.name == name) }
         #expect(FocusMode.manual(lensPosition: 0.5).name == "manual")
         for (name, mode) in WhiteBalanceMode.named { #expect(mode.name == name) }
-        #expect(WhiteBalanceMode.manualTemperature(ColourTemperature(4000)).name == "temperature")
+        #expect(WhiteBalanceMode.manualTemperature(ColorTemperature(4000)).name == "temperature")
         #expect(WhiteBalanceMode.manualGains(.unity).name == "gains")
         #expect(MeteringMode.named.map(\.name) == ["average", "centre", "spot", "matrix", "sun"])
     }

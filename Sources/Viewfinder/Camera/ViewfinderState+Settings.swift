@@ -46,8 +46,8 @@ extension ViewfinderState {
         init(mode: WhiteBalanceMode, gains: WhiteBalanceGains) {
             self.mode = mode.name
             self.gains = Gains(red: gains.red, green: gains.green, blue: gains.blue)
-            let light: ColourTemperature = if case .manualTemperature(let set) = mode { set } else {
-                gains.colourTemperature ?? .reference
+            let light: ColorTemperature = if case .manualTemperature(let set) = mode { set } else {
+                gains.colorTemperature ?? .reference
             }
             temperature = light.kelvin.rounded()
             tint = (light.tint * 10).rounded() / 10

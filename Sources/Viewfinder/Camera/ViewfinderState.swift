@@ -103,7 +103,7 @@ public struct ViewfinderState: Sendable, Encodable {
         let active = settings.activeFormat
         format = "\(active.size) \(active.pixelFormat) @ \(String(format: "%g", settings.frameRate)) fps, "
             + "preview \(frame.image.width)x\(frame.image.height)"
-        targetBrightness = min(1, SRGB.encode(Meter.midGrey * pow(2, threeA.exposureBias)))
+        targetBrightness = min(1, SRGB.encode(Meter.midGray * pow(2, threeA.exposureBias)))
         zoom = settings.zoomFactor
         zoomRange = [capabilities.zoomFactor.lowerBound, capabilities.zoomFactor.upperBound]
         flicker = Flicker(mode: settings.flicker, detected: threeA.flicker)

@@ -7,7 +7,7 @@ import CameraMetering
 extension MeteringMode {
     /// The modes `/api/metering` takes, by `name`: average, centre, spot (at the tap point), matrix, sun.
     static let named: [(name: String, value: MeteringMode)] = [
-        MeteringMode.average, .centreWeighted, .spot(.center, radius: MeteringMode.defaultSpotRadius), .matrix, .sunAware,
+        MeteringMode.average, .centerWeighted, .spot(.center, radius: MeteringMode.defaultSpotRadius), .matrix, .sunAware,
     ].map { ($0.name, $0) }
 }
 

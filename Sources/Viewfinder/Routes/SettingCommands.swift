@@ -51,7 +51,7 @@ public struct WhiteBalanceCommand: Equatable, Sendable, Decodable {
             mode = try container.decodeChoice(among: WhiteBalanceMode.named, forKey: .mode)
         case .temperature:
             let kelvin = try container.decode(Double.self, forKey: .temperature)
-            mode = .manualTemperature(ColourTemperature(kelvin, tint: try container.decodeIfPresent(Double.self, forKey: .tint) ?? 0))
+            mode = .manualTemperature(ColorTemperature(kelvin, tint: try container.decodeIfPresent(Double.self, forKey: .tint) ?? 0))
         default:
             let gains = try container.decode(Gains.self, forKey: .gains)
             mode = .manualGains(WhiteBalanceGains(red: gains.red, green: 1, blue: gains.blue))

@@ -2,7 +2,7 @@ import CameraCore
 
 /// Connected regions on a grid of cells (4-neighbourhood): light sources for the highlight mask,
 /// the subject of a backlit scene for the exposure engine.
-public struct CellNeighbourhood: Sendable {
+public struct CellNeighborhood: Sendable {
     public let columns: Int
     public let rows: Int
 
@@ -21,7 +21,7 @@ public struct CellNeighbourhood: Sendable {
     /// Calls `body` with each of the up to four neighbours of `cell` (no allocation: this runs
     /// for every cell of every frame).
     @inline(__always)
-    func forEachNeighbour(of cell: Int, _ body: (Int) -> Void) {
+    func forEachNeighbor(of cell: Int, _ body: (Int) -> Void) {
         let column = cell % columns, row = cell / columns
         if column > 0 { body(cell - 1) }
         if column < columns - 1 { body(cell + 1) }
@@ -38,7 +38,7 @@ public struct CellNeighbourhood: Sendable {
             var region = [start]
             var next = 0
             while next < region.count {
-                forEachNeighbour(of: region[next]) { neighbour in
+                forEachNeighbor(of: region[next]) { neighbour in
                     if !seen[neighbour] && member(neighbour) {
                         seen[neighbour] = true
                         region.append(neighbour)
@@ -87,7 +87,7 @@ public struct CellNeighbourhood: Sendable {
             let cell = region[next]
             next += 1
             guard distance[cell] < Int32(clamping: limit) else { continue }
-            forEachNeighbour(of: cell) { neighbour in
+            forEachNeighbor(of: cell) { neighbour in
                 if distance[neighbour] < 0 && joins(cell, neighbour) {
                     distance[neighbour] = distance[cell] + 1
                     region.append(neighbour)

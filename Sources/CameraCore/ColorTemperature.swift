@@ -11,14 +11,14 @@ import Foundation
 ///   locus (greener, Duv > 0), negative below it (magenta);
 /// - (u, v) → CIE xy → XYZ → linear Rec. 709 / sRGB primaries;
 /// - colours are relative to the 6500 K locus point, the white the scenes are painted under:
-///   `ColourTemperature(6500).relativeRGB` is exactly (1, 1, 1).
+///   `ColorTemperature(6500).relativeRGB` is exactly (1, 1, 1).
 ///
 /// ```swift
-/// let halogen = ColourTemperature(3500)
+/// let halogen = ColorTemperature(3500)
 /// halogen.relativeRGB                           // ≈ (1.50, 0.91, 0.39): red-heavy, unit luminance
-/// ColourTemperature(relativeRGB: halogen.relativeRGB)?.kelvin   // 3500
+/// ColorTemperature(relativeRGB: halogen.relativeRGB)?.kelvin   // 3500
 /// ```
-public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
+public struct ColorTemperature: Sendable, Hashable, CustomStringConvertible {
     /// Correlated colour temperature in kelvin.
     public var kelvin: Double
     /// Offset from the locus in thousandths of Δuv (CIE 1960); positive is greener.
@@ -34,7 +34,7 @@ public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
     /// The tints accepted for manual white balance (±0.05 Δuv: far beyond any real lamp).
     public static let tintRange: ClosedRange<Double> = -50...50
     /// The light the scenes' colours are defined under: 6500 K on the locus, RGB (1, 1, 1).
-    public static let reference = ColourTemperature(6500)
+    public static let reference = ColorTemperature(6500)
 
     public var description: String {
         let kelvinText = String(Int(kelvin.rounded()))
@@ -62,7 +62,7 @@ public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
 
     /// CIE 1960 (u, v) of this light.
     public var chromaticity: SIMD2<Double> {
-        ColourTemperature.locus(kelvin) + ColourTemperature.locusNormal(kelvin) * (tint / 1000)
+        ColorTemperature.locus(kelvin) + ColorTemperature.locusNormal(kelvin) * (tint / 1000)
     }
 
     // MARK: RGB
@@ -71,9 +71,9 @@ public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
     /// to unit Rec. 709 luminance. Channels are floored at 1e-4 (a light far below 2000 K or far
     /// off the locus has almost no blue in Rec. 709).
     public var relativeRGB: SIMD3<Double> {
-        let rgb = ColourTemperature.absoluteRGB(uv: chromaticity) / ColourTemperature.referenceRGB
+        let rgb = ColorTemperature.absoluteRGB(uv: chromaticity) / ColorTemperature.referenceRGB
         let floored = rgb.replacing(with: 1e-4, where: rgb .< 1e-4)
-        return floored / ColourTemperature.luminance(floored)
+        return floored / ColorTemperature.luminance(floored)
     }
 
     /// The light whose `relativeRGB` has the chromaticity of `rgb` (any positive scale): the
@@ -82,16 +82,16 @@ public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
     /// `rgb` has no chromaticity (not finite, or its XYZ sum is not positive).
     public init?(relativeRGB rgb: SIMD3<Double>) {
         guard rgb.x.isFinite, rgb.y.isFinite, rgb.z.isFinite else { return nil }
-        let xyz = ColourTemperature.xyzFromRGB(rgb * ColourTemperature.referenceRGB)
+        let xyz = ColorTemperature.xyzFromRGB(rgb * ColorTemperature.referenceRGB)
         let denominator = xyz.x + 15 * xyz.y + 3 * xyz.z
         guard denominator > 1e-12, xyz.y > 0 else { return nil }
         let uv = SIMD2(4 * xyz.x / denominator, 6 * xyz.y / denominator)
         func distance(_ mired: Double) -> Double {
-            let d = uv - ColourTemperature.locus(1e6 / mired)
+            let d = uv - ColorTemperature.locus(1e6 / mired)
             return (d * d).sum()
         }
         // Search in mireds (even steps in perceived colour): a 1-mired scan, then golden-section.
-        let lowest = 1e6 / ColourTemperature.range.upperBound, highest = 1e6 / ColourTemperature.range.lowerBound
+        let lowest = 1e6 / ColorTemperature.range.upperBound, highest = 1e6 / ColorTemperature.range.lowerBound
         var best = lowest, bestDistance = distance(lowest)
         var mired = lowest
         while mired <= highest {
@@ -106,8 +106,8 @@ public struct ColourTemperature: Sendable, Hashable, CustomStringConvertible {
             if distance(c) < distance(d) { b = d } else { a = c }
         }
         let kelvin = 1e6 / ((a + b) / 2)
-        let offset = uv - ColourTemperature.locus(kelvin)
-        self.init(kelvin, tint: (offset * ColourTemperature.locusNormal(kelvin)).sum() * 1000)
+        let offset = uv - ColorTemperature.locus(kelvin)
+        self.init(kelvin, tint: (offset * ColorTemperature.locusNormal(kelvin)).sum() * 1000)
     }
 
     /// Rec. 709 luminance of linear RGB.

@@ -2,14 +2,14 @@ import CameraMetering
 import Testing
 
 @Suite("Cell neighbourhood: edge-aware region growing")
-struct CellNeighbourhoodTests {
+struct CellNeighborhoodTests {
     /// A 4×3 grid: a dark left half that brightens gently, a sharp step up to the right half.
     let levels: [Double] = [
         0.0, 0.2, 2.0, 2.1,
         0.1, 0.3, 2.0, 2.2,
         0.2, 0.4, 2.1, 2.3,
     ]
-    let grid = CellNeighbourhood(columns: 4, rows: 3)
+    let grid = CellNeighborhood(columns: 4, rows: 3)
 
     @Test("Growing across steps under the tolerance takes the whole gentle side and stops at the sharp edge")
     func stopsAtSharpEdge() {

@@ -6,7 +6,7 @@ import Testing
 
 /// The simulated camera behaves like a real device: late controls, honest metadata, a bounded
 /// pool, determinism, range checks.
-@Suite struct CameraBehaviourTests {
+@Suite struct CameraBehaviorTests {
     @Test func appliedExposureShowsTwoFramesLateAndGainOneFrameLate() async throws {
         let camera = try rawCamera(.grayCard, seconds: 0.00025, width: 32, height: 24)
         _ = try await camera.nextFrame()                          // frame 0
