@@ -87,7 +87,7 @@ class Camera:
 
     def run(self):
         while True:
-            time.sleep(1 / FPS)
+            time.sleep(1 / FPS)   # the camera's frame rate: the pace is the behaviour faked
             self.capture()
 
     def capture(self):
@@ -268,7 +268,7 @@ class Handler(BaseHTTPRequestHandler):
         while True:
             self.wfile.write(b"data: " + json.dumps(self.camera.snapshot_state()).encode() + b"\n\n")
             self.wfile.flush()
-            time.sleep(0.1)
+            time.sleep(0.1)   # /events' rate, ≤ 10 Hz as the real server's
 
     def snapshot(self):
         self.send(200, "image/jpeg", self.camera.jpeg(self.overlays())[1])

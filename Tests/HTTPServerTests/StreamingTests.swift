@@ -41,7 +41,8 @@ extension ServerTests {
 
         /// Once each of 20 viewers (beside one that never reads) has its first frame, controls are
         /// answered and applied between frames published to them all; then every viewer receives the
-        /// frame published after the last control. How fast each viewer and the API are is a benchmark (`camerasun bench server`).
+        /// frame published after the last control. How fast each viewer and the API are is a
+        /// benchmark (`camerasun bench server`).
         @Test func twentyClientsKeepStreamingWhileTheAPIAnswers() async throws {
             let test = try TestServer()
             let (port, host, boundary, preview) = (test.port, test.host, test.preview.boundary, test.preview)
