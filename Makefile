@@ -113,6 +113,7 @@ bench: build
 	$(BIN) bench metering
 	$(BIN) bench photo
 	$(BIN) bench pipeline --frames 300
+	$(BIN) bench server
 	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache

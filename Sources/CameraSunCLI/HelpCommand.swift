@@ -15,7 +15,7 @@ enum HelpCommand {
       library       the photo library: list, show ID, verify, repair
       ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
-                    pipeline (frame captured → MJPEG part at a viewer)
+                    pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers)
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]
@@ -118,7 +118,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
@@ -128,6 +128,8 @@ enum HelpCommand {
         pipeline: serves the viewfinder on a 1280x720 camera and times each frame from capture until
         its 960x540 MJPEG part is read whole by a client on this machine (p50, p95), beside a bare
         libjpeg-turbo encode of the same preview frames.
+        server: 20 /stream viewers of a 960x540 camera: the API round trip (p50, p95) beside the same
+        calls with no viewers, and the slowest viewer's fps beside the camera's.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
         pipeline: frames timed, default 60).
         """,
