@@ -1,11 +1,9 @@
 import CameraCapture
 import CameraCodecs
 import CameraCore
-import CameraSimulated
 import CameraTestSupport
 import Foundation
 import HTTPServer
-import PhotoLibrary
 import Viewfinder
 
 /// `camerasun bench pipeline`: how long a frame takes from the camera to a viewer — captured (the
@@ -20,18 +18,10 @@ enum PipelineBenchmark {
     static let warmUpParts = 30
 
     static func run(frames: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
-        let format = DeviceFormat(size: cameraSize, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = TimedCaptureDevice(try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
-        let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
-                                                          configuration: configuration)
-        let running = Task { try await viewfinder.run() }
-        defer { running.cancel() }
-        try await viewfinder.firstFrame()
-        progress.show("bench pipeline: waiting for the camera to run steadily…")
-        try await steadyFrames(of: viewfinder, frameRate: 30)
+        let camera = TimedCaptureDevice(try BenchViewfinder.camera(size: cameraSize))
+        let bench = try await BenchViewfinder.start(on: camera, label: "bench pipeline", progress: progress)
+        let viewfinder = bench.viewfinder
+        defer { bench.remove() }
 
         progress.show("bench pipeline: reading \(frames) frames from /stream…")
         let port = viewfinder.server.port
@@ -40,16 +30,15 @@ enum PipelineBenchmark {
             camera.captureTime(of: arrival.frame).map { (arrival.time - $0).milliseconds }
         }
         progress.show("bench pipeline: encoding \(frames) preview frames with bare libjpeg-turbo…")
-        let encodes = try await bareEncodes(of: viewfinder, count: frames, quality: configuration.previewQuality)
+        let encodes = try await bareEncodes(of: viewfinder, count: frames, quality: bench.configuration.previewQuality)
         progress.clear()
-        running.cancel()
-        await viewfinder.stop()
+        await bench.stop()
         guard latencies.count * 2 >= frames else {
             throw CLIError.runtime("only \(latencies.count) of \(frames) parts could be matched to their capture time — "
                 + "the machine is too busy; run the benchmark again")
         }
         return [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
-            let ours = percentile(latencies, fraction), peer = percentile(encodes, fraction)
+            let ours = quantile(latencies, fraction) ?? 0, peer = quantile(encodes, fraction) ?? 0
             return BenchCommand.Benchmark(name: "pipeline-capture-to-socket-960x540-\(label)", unit: "ms", ours: ours,
                                           peer: "libjpeg-turbo", peerValue: peer, ratio: peer / ours)
         }
@@ -85,26 +74,6 @@ enum PipelineBenchmark {
             times.append(try clock.measure { _ = try encoder.bareTurboJPEGEncode(frame.image, quality: quality) }.milliseconds)
         }
         return times
-    }
-
-    /// Returns once the camera delivers `frameRate` frames a second steadily (at most after 30 s): a
-    /// simulated camera that fell behind while it started renders the frames it owes as fast as it
-    /// can, and timing that catching up would not time the viewfinder.
-    static func steadyFrames(of viewfinder: CameraViewfinder, frameRate: Double) async throws {
-        var previous = viewfinder.latestFrame?.sequenceNumber ?? 0
-        for _ in 0..<30 {
-            try await Task.sleep(for: .seconds(1))
-            let latest = viewfinder.latestFrame?.sequenceNumber ?? 0
-            let delivered = Double(latest) - Double(previous)
-            if delivered >= 0.9 * frameRate, delivered <= 1.1 * frameRate { return }
-            previous = latest
-        }
-    }
-
-    /// The value below which `fraction` of `values` lie (nearest rank).
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
     }
 }
 

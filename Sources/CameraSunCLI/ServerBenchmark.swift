@@ -1,10 +1,8 @@
 import CameraCapture
 import CameraCore
-import CameraSimulated
 import CameraTestSupport
 import Foundation
 import HTTPServer
-import PhotoLibrary
 import Viewfinder
 
 /// `camerasun bench server`: the viewfinder under viewers — the real viewfinder (session, 3A,
@@ -24,18 +22,10 @@ enum ServerBenchmark {
     static let callInterval = Duration.milliseconds(100)
 
     static func run(calls: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
-        let format = DeviceFormat(size: cameraSize, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
-        let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
-                                                          configuration: configuration)
-        let running = Task { try await viewfinder.run() }
-        defer { running.cancel() }
-        try await viewfinder.firstFrame()
-        progress.show("bench server: waiting for the camera to run steadily…")
-        try await PipelineBenchmark.steadyFrames(of: viewfinder, frameRate: 30)
+        let bench = try await BenchViewfinder.start(on: try BenchViewfinder.camera(size: cameraSize), label: "bench server",
+                                                    progress: progress)
+        let viewfinder = bench.viewfinder
+        defer { bench.remove() }
         let port = viewfinder.server.port
 
         progress.show("bench server: \(calls) API calls with no viewers…")
@@ -52,15 +42,14 @@ enum ServerBenchmark {
         let readings = await onOwnThread { clients.map { $0.finish() } }
         let cameraRate = Double((viewfinder.latestFrame?.sequenceNumber ?? 0) - startFrame) / (ContinuousClock.now - started).seconds
         progress.clear()
-        running.cancel()
-        await viewfinder.stop()
+        await bench.stop()
         if let failure = readings.compactMap(\.failure).first {
             throw CLIError.runtime("a /stream client failed: \(failure) — run the benchmark again")
         }
 
         let slowest = readings.map(\.framesPerSecond).min() ?? 0
         var results = [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
-            let ours = PipelineBenchmark.percentile(beside, fraction), peer = PipelineBenchmark.percentile(alone, fraction)
+            let ours = quantile(beside, fraction) ?? 0, peer = quantile(alone, fraction) ?? 0
             return BenchCommand.Benchmark(name: "server-api-round-trip-beside-\(viewers)-viewers-\(label)", unit: "ms", ours: ours,
                                           peer: "no-viewers", peerValue: peer, ratio: peer / ours)
         }

@@ -1,0 +1,67 @@
+import CameraCapture
+import CameraCore
+import CameraSimulated
+import Foundation
+import HTTPServer
+import PhotoLibrary
+import Viewfinder
+
+/// The real viewfinder on a real-time simulated camera at 30 fps, with its photos in a temporary
+/// library, started and running steadily: what `bench pipeline` and `bench server` measure.
+struct BenchViewfinder {
+    let viewfinder: CameraViewfinder
+    let configuration: CameraViewfinder.Configuration
+    private let running: Task<Void, any Error>
+    private let directory: URL
+
+    /// A simulated camera on backlit-portrait delivering `size` at 30 fps in real time.
+    static func camera(size: PixelSize) throws -> SimulatedCamera {
+        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        return try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime)
+    }
+
+    /// Serves `camera` on a free loopback port and returns once it delivers 30 frames a second.
+    static func start(on camera: any CaptureDevice, label: String, progress: BenchProgress) async throws -> BenchViewfinder {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
+        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
+        let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
+                                                          configuration: configuration)
+        let bench = BenchViewfinder(viewfinder: viewfinder, configuration: configuration,
+                                    running: Task { try await viewfinder.run() }, directory: directory)
+        do {
+            try await viewfinder.firstFrame()
+            progress.show("\(label): waiting for the camera to run steadily…")
+            try await steadyFrames(of: viewfinder, frameRate: 30)
+        } catch {
+            await bench.stop()
+            bench.remove()
+            throw error
+        }
+        return bench
+    }
+
+    /// Stops the viewfinder and its camera.
+    func stop() async {
+        running.cancel()
+        await viewfinder.stop()
+    }
+
+    /// Removes the temporary library.
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Returns once the camera delivers `frameRate` frames a second steadily (at most after 30 s): a
+    /// simulated camera that fell behind while it started renders the frames it owes as fast as it
+    /// can, and timing that catching up would not time the viewfinder.
+    private static func steadyFrames(of viewfinder: CameraViewfinder, frameRate: Double) async throws {
+        var previous = viewfinder.latestFrame?.sequenceNumber ?? 0
+        for _ in 0..<30 {
+            try await Task.sleep(for: .seconds(1))
+            let latest = viewfinder.latestFrame?.sequenceNumber ?? 0
+            let delivered = Double(latest) - Double(previous)
+            if delivered >= 0.9 * frameRate, delivered <= 1.1 * frameRate { return }
+            previous = latest
+        }
+    }
+}
