@@ -23,6 +23,14 @@ import Testing
         }
     }
 
+    /// Found by the request-target fuzz harness (Fuzz/Regressions/request-target): a combining mark
+    /// after "/" or "\\" makes one Character of the two, which hid the separator from a check on
+    /// Characters while the bytes still held a ".." segment or a backslash.
+    @Test(arguments: ["/../%CC%A3", "/library/..%2F%CC%A3", "/a\\%CC%A3"])
+    func refusesSeparatorsJoinedToCombiningMarks(raw: String) {
+        #expect(throws: HTTPError.self) { try RequestTarget(raw) }
+    }
+
     @Test func namesTheProblemInTheMessage() {
         #expect(throws: HTTPError.badRequest("path \"/../x\" has a \"..\" segment — paths may not leave or name their directory")) {
             try RequestTarget("/%2e%2e/x")

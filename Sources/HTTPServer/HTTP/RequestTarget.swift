@@ -12,11 +12,12 @@ public struct RequestTarget: Equatable, Sendable {
             throw .badRequest("request target \"\(raw)\" does not start with / — send an absolute path")
         }
         let path = try Self.decode(rawPath, plusIsSpace: false, what: "path")
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false)
-        where segment == ".." || segment == "." {
-            throw .badRequest("path \"\(path)\" has a \"\(segment)\" segment — paths may not leave or name their directory")
+        // On the bytes, not Characters: a combining mark makes one Character of "/" or "\\" and itself.
+        for segment in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        where segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) {
+            throw .badRequest("path \"\(path)\" has a \"\(String(decoding: segment, as: UTF8.self))\" segment — paths may not leave or name their directory")
         }
-        if path.contains("\\") {
+        if path.utf8.contains(UInt8(ascii: "\\")) {
             throw .badRequest("path \"\(path)\" contains a backslash — use / between segments")
         }
         var query: [String: String] = [:]
