@@ -9,20 +9,11 @@ public enum BT709 {
     /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour.
     @inlinable @inline(__always)
     public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
-        let lanes = encode(red: SIMD4(repeating: red), green: SIMD4(repeating: green), blue: SIMD4(repeating: blue), range: range)
-        return (UInt8(truncatingIfNeeded: lanes.y[0]), UInt8(truncatingIfNeeded: lanes.cb[0]), UInt8(truncatingIfNeeded: lanes.cr[0]))
-    }
-
-    /// Y', Cb, Cr (8-bit values in 32-bit lanes) of four 8-bit R'G'B' colours, for per-pixel loops:
-    /// a 2×2 block of 4:2:0 chroma in one go.
-    @inlinable @inline(__always)
-    public static func encode(red: SIMD4<Float>, green: SIMD4<Float>, blue: SIMD4<Float>,
-                              range: YCbCrRange) -> (y: SIMD4<UInt32>, cb: SIMD4<UInt32>, cr: SIMD4<UInt32>) {
         let luma = redWeight * red + greenWeight * green + blueWeight * blue
         let cb = (blue - luma) * (1 / 1.8556), cr = (red - luma) * (1 / 1.5748)
         let (lumaScale, lumaOffset, chromaScale): (Float, Float, Float) =
             range == .video ? (219.0 / 255, 16, 224.0 / 255) : (1, 0, 1)
-        return (bytes(luma * lumaScale + lumaOffset), bytes(128 + cb * chromaScale), bytes(128 + cr * chromaScale))
+        return (byte(luma * lumaScale + lumaOffset), byte(128 + cb * chromaScale), byte(128 + cr * chromaScale))
     }
 
     /// 8-bit R'G'B' of a Y'CbCr colour.
@@ -48,14 +39,6 @@ public enum BT709 {
     @inlinable @inline(__always)
     public static func weightedLuma8(red: UInt32, green: UInt32, blue: UInt32) -> UInt32 {
         54 &* red &+ 183 &* green &+ 19 &* blue
-    }
-
-    /// `byte` of each lane, in 32-bit lanes (the whole numbers' bits are reinterpreted, lane by lane,
-    /// as `UInt32`).
-    @inlinable @inline(__always)
-    public static func bytes(_ values: SIMD4<Float>) -> SIMD4<UInt32> {
-        let whole = (values + 0.5).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255)).rounded(.down)
-        return unsafeBitCast(whole + 0x1p23, to: SIMD4<UInt32>.self) & 0xFF
     }
 
     /// Rounds and clamps to 0…255 (halves round up).

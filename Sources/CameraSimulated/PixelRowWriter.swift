@@ -18,16 +18,6 @@ struct RawRows {
     func ycbcr(_ row: Int, _ x: Int, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
         BT709.encode(red: Float(value(row, 0, x)), green: Float(value(row, 1, x)), blue: Float(value(row, 2, x)), range: range)
     }
-
-    /// Y', Cb, Cr of the 2×2 block at column `x` (even) of the row pair: top left, top right,
-    /// bottom left, bottom right.
-    @inline(__always)
-    func ycbcrBlock(_ x: Int, range: YCbCrRange) -> (y: SIMD4<UInt32>, cb: SIMD4<UInt32>, cr: SIMD4<UInt32>) {
-        func channel(_ c: Int) -> SIMD4<Float> {
-            SIMD4(Float(value(0, c, x)), Float(value(0, c, x &+ 1)), Float(value(1, c, x)), Float(value(1, c, x &+ 1)))
-        }
-        return BT709.encode(red: channel(0), green: channel(1), blue: channel(2), range: range)
-    }
 }
 
 /// Stores rows of raw sensor values into a buffer in its pixel format, two rows at a time so
@@ -72,10 +62,10 @@ struct PixelRowWriter {
             precondition(count == 2, "nv12 is written in row pairs")
             let top = line(plane: 0, y), bottom = line(plane: 0, y + 1), chroma = line(plane: 1, y / 2)
             for x in stride(from: 0, to: width, by: 2) {
-                let block = rows.ycbcrBlock(x, range: range)
-                (top[x], top[x &+ 1]) = (UInt8(truncatingIfNeeded: block.y[0]), UInt8(truncatingIfNeeded: block.y[1]))
-                (bottom[x], bottom[x &+ 1]) = (UInt8(truncatingIfNeeded: block.y[2]), UInt8(truncatingIfNeeded: block.y[3]))
-                (chroma[x], chroma[x &+ 1]) = (average(block.cb), average(block.cr))
+                let a = rows.ycbcr(0, x, range: range), b = rows.ycbcr(0, x &+ 1, range: range)
+                let c = rows.ycbcr(1, x, range: range), d = rows.ycbcr(1, x &+ 1, range: range)
+                (top[x], top[x &+ 1], bottom[x], bottom[x &+ 1]) = (a.y, b.y, c.y, d.y)
+                (chroma[x], chroma[x &+ 1]) = (average(a.cb, b.cb, c.cb, d.cb), average(a.cr, b.cr, c.cr, d.cr))
             }
         case .bayer16:
             preconditionFailure("a Bayer mosaic is read out by SensorReadout, not converted from R'G'B'")
@@ -92,9 +82,9 @@ struct PixelRowWriter {
         UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b) &+ 1) &>> 1)
     }
 
-    /// The rounded mean of a 2×2 block's four samples.
+    /// The rounded mean of four samples.
     @inline(__always)
-    private func average(_ block: SIMD4<UInt32>) -> UInt8 {
-        UInt8(truncatingIfNeeded: (block.wrappedSum() &+ 2) &>> 2)
+    private func average(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d) &+ 2) &>> 2)
     }
 }
