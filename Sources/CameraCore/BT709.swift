@@ -44,11 +44,14 @@ public enum BT709 {
     /// Rounds and clamps to 0…255 (halves round up).
     ///
     /// Per-pixel loops call this, so it converts without `Int32(Float)`, whose range checks cost
-    /// more than the arithmetic: a whole number below 2²³ added to 2²³ stands in the float's low
-    /// mantissa bits.
+    /// more than the arithmetic: adding 2²³ to a value in 0…255 leaves it, rounded to the nearest
+    /// whole number, in the float's low mantissa bits; one compare turns that into the rounding
+    /// down of `value + 0.5` (faster here than `rounded(.down)`, and the same on every x86-64).
     @inlinable @inline(__always)
     public static func byte(_ value: Float) -> UInt8 {
-        let whole = min(max(value + 0.5, 0), 255).rounded(.down)
-        return UInt8(truncatingIfNeeded: (whole + 0x1p23).bitPattern)
+        let clamped = min(max(value + 0.5, 0), 255)
+        let shifted = clamped + 0x1p23
+        let nearest = Int32(truncatingIfNeeded: shifted.bitPattern & 0x1FF)
+        return UInt8(truncatingIfNeeded: shifted - 0x1p23 > clamped ? nearest &- 1 : nearest)
     }
 }
