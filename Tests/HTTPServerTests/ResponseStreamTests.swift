@@ -37,7 +37,7 @@ import Testing
         #expect(try await eventually { reads.value == 1 })
         stream.close()
         stream.close()
-        #expect(try await String(decoding: reader, as: UTF8.self) == "A")
+        #expect(await String(decoding: reader, as: UTF8.self) == "A")
         #expect(closes.value == 1)
         #expect(!stream.send(Data("late".utf8)))
         stream.onClose { closes.increment() }
