@@ -1,15 +1,21 @@
 extension KeyedDecodingContainer {
-    /// The string at `key` as one of `T`'s cases, by raw value. Another string is a decoding error
-    /// that names it and lists the cases, which `decodeJSON` answers as a 400 such as
-    /// `mode: "sppot" is not average, centre, spot, matrix or sun`.
-    public func decodeChoice<T: CaseIterable & RawRepresentable>(_ type: T.Type, forKey key: Key) throws -> T where T.RawValue == String {
+    /// The string at `key` as the value it names in `choices` (the API names of an enum, also one
+    /// whose cases carry values). Another string is a decoding error that names it and lists the
+    /// names, which `decodeJSON` answers as a 400 such as `mode: "sppot" is not average, centre,
+    /// spot, matrix or sun`.
+    public func decodeChoice<T>(among choices: [(name: String, value: T)], forKey key: Key) throws -> T {
         let name = try decode(String.self, forKey: key)
-        guard let value = T(rawValue: name) else {
-            let names = T.allCases.map { $0.rawValue }
+        guard let value = choices.first(where: { $0.name == name })?.value else {
+            let names = choices.map(\.name)
             let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\"\(name)\" is not \(list)")
         }
         return value
+    }
+
+    /// `decodeChoice(among:)` for a raw-value enum: its cases by raw value.
+    public func decodeChoice<T: CaseIterable & RawRepresentable>(_ type: T.Type, forKey key: Key) throws -> T where T.RawValue == String {
+        try decodeChoice(among: T.allCases.map { ($0.rawValue, $0) }, forKey: key)
     }
 
     /// `decodeChoice` for an optional field: nil when `key` is absent.
