@@ -1,6 +1,5 @@
 import CameraCapture
 import CameraCore
-import Dispatch
 import Foundation
 import PhotoLibrary
 
@@ -10,13 +9,13 @@ import PhotoLibrary
 /// viewfinder's shutter alike.
 ///
 /// ```
-///  request ─► PhotoOutput.capture (ZSL frame, JPEG + EXIF) ─► library.add on `writes`
+///  request ─► PhotoOutput.capture (ZSL frame, JPEG + EXIF) ─► library.add on its own thread
 ///     │                                                        (fsync'ed file, committed row)
 ///     └──────────────────────── shutterToFile ────────────────────────┘ ─► landed (reported)
 /// ```
 ///
-/// Library writes block in fsync, so they run on a dispatch queue of their own, off the Swift
-/// concurrency pool that runs the capture loop: a burst's encodes and writes overlap. A photo
+/// Library writes block in fsync, so each runs on a thread of its own (`onOwnThread`), off the
+/// Swift concurrency pool that runs the capture loop: a burst's encodes and writes overlap. A photo
 /// lands on the thread that stored it, the moment its row is committed: the shutter → file time
 /// is read there and the photo reported at once, one landing at a time, so reports come in the
 /// order the photos land, each before the next lands.
@@ -66,8 +65,6 @@ public struct PhotoSaver: Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-rescue", isDirectory: true)
     }
 
-    private static let writes = DispatchQueue(label: "camerasun.photo-library-writes", attributes: .concurrent)
-
     /// Takes one photo with `settings` and stores it.
     public func take(_ settings: PhotoSettings) async -> Outcome {
         await take(settings, number: 0, requested: clock(), landing: Landing(clock: clock) { _, _ in })
@@ -95,7 +92,7 @@ public struct PhotoSaver: Sendable {
         return landing.outcomes
     }
 
-    /// Takes request `index` and lands its outcome: stored (or rescued) on the blocking-I/O queue.
+    /// Takes request `index` and lands its outcome: stored (or rescued) on a thread of its own.
     private func take(_ settings: PhotoSettings, number index: Int, requested: ContinuousClock.Instant,
                       landing: Landing) async -> Outcome {
         let photo: CapturedPhoto
@@ -105,22 +102,18 @@ public struct PhotoSaver: Sendable {
             return landing.land(index) { _ in .notTaken(error) }
         }
         let record = PhotoRecord(photo)
-        return await withCheckedContinuation { continuation in
-            Self.writes.async {
-                let outcome: Outcome
-                do throws(PhotoLibraryError) {
-                    let asset = try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
-                                                height: photo.size.height, exposure: record.exposure,
-                                                meteringStatistics: record.meteringStatistics)
-                    outcome = landing.land(index) { durable in
-                        .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash,
-                                          requested: requested, durable: durable))
-                    }
-                } catch {
-                    let rescue = Self.rescue(photo)
-                    outcome = landing.land(index) { _ in .notSaved(error, rescue: rescue) }
+        return await onOwnThread {
+            do throws(PhotoLibraryError) {
+                let asset = try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
+                                            height: photo.size.height, exposure: record.exposure,
+                                            meteringStatistics: record.meteringStatistics)
+                return landing.land(index) { durable in
+                    .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash,
+                                      requested: requested, durable: durable))
                 }
-                continuation.resume(returning: outcome)
+            } catch {
+                let rescue = Self.rescue(photo)
+                return landing.land(index) { _ in .notSaved(error, rescue: rescue) }
             }
         }
     }
