@@ -51,13 +51,17 @@ run: build
 
 ## test: every test suite, in two runs on the same build (no test asserts how fast anything is:
 ## speed is `make bench`'s):
-# 1. every suite but `camerasun serve` end to end;
+# 1. every suite but the viewfinder's, the HTTP server's and `camerasun serve` end to end;
+# 1b. the viewfinder's and the HTTP server's suites on their own: their readers run on threads that
+#    the busy suites of run 1 starved of the concurrency pool (a ResponseStream reader not started
+#    within 30 s in a clean-clone run);
 # 2. one test at a time, `camerasun serve` end to end (each test starts a debug server on a real-time
 #    camera, about a core while it runs: 6 s alone, over 4 minutes inside run 1), then the
 #    acceptance suite against the release binary (20 viewers, the browser test);
 # 3. each fuzz harness for a few seconds on its saved corpus and regression inputs (fuzz-smoke).
 test: deps build
-	$(SWIFT) test --skip ServeTests --skip ServeAcceptanceTests
+	$(SWIFT) test --skip ViewfinderTests --skip HTTPServerTests --skip ServeTests --skip ServeAcceptanceTests
+	$(SWIFT) test --filter ViewfinderTests --filter HTTPServerTests
 	CAMERASUN_RELEASE_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --no-parallel --filter ServeTests --filter ServeAcceptanceTests
 	$(MAKE) fuzz-smoke
 
