@@ -49,7 +49,7 @@ build: deps
 run: build
 	$(BIN) serve
 
-## test: every test suite, in two runs on the same build (no test asserts how fast anything is:
+## test: every test suite, in three runs on the same build (no test asserts how fast anything is:
 ## speed is `make bench`'s):
 # 1. every suite but the viewfinder's, the HTTP server's and `camerasun serve` end to end;
 # 1b. the viewfinder's and the HTTP server's suites on their own: their readers run on threads that
