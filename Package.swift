@@ -44,16 +44,23 @@ let package = Package(
         ),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
-        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraCapture", "PhotoLibrary"]),
+        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "PhotoLibrary"]),
         .target(
             name: "Viewfinder",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CameraPhotos", "HTTPServer"]
         ),
         .target(
+            name: "CameraBenchmarks",
+            dependencies: [
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CameraPhotos",
+                "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+            ]
+        ),
+        .target(
             name: "CameraSunCLI",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraEvaluation",
-                "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraBenchmarks",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
@@ -70,8 +77,10 @@ let package = Package(
             name: "CameraEvaluationTests",
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated"]
         ),
-        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary",
+        .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary",
                                                              "CameraPhotos", "CameraTestSupport"]),
+        .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
+        .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),

@@ -70,12 +70,16 @@ public struct PhotoSaver: Sendable {
         await take(settings, number: 0, requested: clock(), landing: Landing(clock: clock) { _, _ in })
     }
 
+    /// Requests between shutter and file at once in a burst: enough to keep encoding and writing
+    /// overlapped, few enough that a long burst holds a bounded number of encoded photos in memory.
+    public static let burstWindow = 16
+
     /// Takes `count` photos as overlapping requests — up to `window` between request and file at
     /// once, a new request as each one lands — and calls `landed` with each request's number
     /// (0-based) and outcome as it lands, on the thread that stored it, one at a time. Returns the
     /// outcomes in the order they landed.
-    public func takeBurst(count: Int, window: Int, settings: @escaping @Sendable () -> PhotoSettings,
-                   landed: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }) async -> [Outcome] {
+    public func takeBurst(count: Int, window: Int = burstWindow, settings: @escaping @Sendable () -> PhotoSettings,
+                          landed: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }) async -> [Outcome] {
         let landing = Landing(clock: clock, report: landed)
         await withTaskGroup(of: Void.self) { group in
             var issued = 0

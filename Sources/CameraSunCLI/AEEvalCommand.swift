@@ -59,9 +59,9 @@ enum AEEvalCommand {
         let scenes = fileScenes.isEmpty || sceneList != nil ? builtIn + fileScenes : fileScenes
         let algorithms = try algorithmList.map(EvaluatedAlgorithm.list) ?? EvaluatedAlgorithm.allCases
         let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height), seed: seed)
-        let progress = BenchProgress(terminal: terminal, enabled: !json && terminal.stdoutIsTTY)
-        let sections = try await evaluation.evaluate(scenes, algorithms: algorithms, references: reportPath != nil) { progress.show($0) }
-        progress.clear()
+        let progress = terminal.progress(enabled: !json)
+        let sections = try await evaluation.evaluate(scenes, algorithms: algorithms, references: reportPath != nil) { progress($0) }
+        progress(nil)
         let results = sections.flatMap(\.results)
         if let reportPath {
             let html = try AEEvalReport.html(sections)

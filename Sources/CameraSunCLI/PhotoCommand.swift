@@ -35,14 +35,6 @@ enum PhotoCommand {
         let assets: [AssetReport]
     }
 
-    /// How many frames auto-exposure may search before the photos are taken anyway (with a
-    /// warning): 5 s at 30 fps, where every built-in scene converges in under 30.
-    static let exposureFrames = 150
-    /// How long the camera may take to deliver those frames (a frame-less camera fails after it).
-    static let exposureWait = Duration.seconds(30)
-    /// Requests between shutter and file at once: enough to keep encoding and writing overlapped,
-    /// few enough that a long burst holds a bounded number of encoded photos in memory.
-    static let burstWindow = 16
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         let options = try PhotoOptions(parsing: arguments)
@@ -58,10 +50,9 @@ enum PhotoCommand {
         do {
             // Reported and let go of at once: a frame held through the burst is one of the few
             // buffers the camera's stream (a flash sequence above all) has to work with.
-            report(try await running.waitForExposure(frames: exposureFrames, within: exposureWait),
-                   camera: camera, options: options, terminal: terminal)
+            report(try await exposure(of: running), camera: camera, options: options, terminal: terminal)
             let saver = PhotoSaver(photos: running.photos, library: library)
-            outcomes = await saver.takeBurst(count: options.count, window: burstWindow, settings: options.photoSettings) { index, outcome in
+            outcomes = await saver.takeBurst(count: options.count, settings: options.photoSettings) { index, outcome in
                 report(outcome, number: index + 1, of: options.count, in: library, json: options.json, terminal: terminal)
             }
         } catch {
@@ -70,6 +61,17 @@ enum PhotoCommand {
         }
         await running.stop()
         try summarize(outcomes, library: library, json: options.json, terminal: terminal)
+    }
+
+    /// The first frame exposed as the photos will be, or the last one seen when auto-exposure was
+    /// still searching after `PhotoCamera.exposureFrames`; an error when no frame came at all.
+    static func exposure(of running: PhotoCamera) async throws(CLIError) -> PhotoCamera.ExposureWait {
+        guard let wait = await running.waitForExposure() else {
+            let camera = running.camera
+            throw .runtime("no frame from \(camera.localizedName) within \(PhotoCamera.exposureWait.seconds) s — "
+                + "check that the camera works (`camerasun meter --source \(camera.uniqueID) --frames 5`)")
+        }
+        return wait
     }
 
     /// Fails before the camera starts when the library's volume cannot take the whole burst at
@@ -89,7 +91,7 @@ enum PhotoCommand {
     private static func report(_ wait: PhotoCamera.ExposureWait, camera: any CaptureDevice, options: PhotoOptions, terminal: Terminal) {
         let metadata = wait.frame.metadata
         if !wait.settled {
-            terminal.error("camerasun: warning: the exposure had not settled after \(exposureFrames) frames "
+            terminal.error("camerasun: warning: the exposure had not settled after \(PhotoCamera.exposureFrames) frames "
                 + "(metering error \(String(format: "%+.1f", wait.frame.threeA.exposureError)) EV) — taking the photos anyway; "
                 + "--shutter S --gain G fixes the exposure")
         }

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCodecs
 import CameraCore
 import CameraMetering
+import CameraPhotos
 import CameraSimulated
 import Foundation
 

@@ -22,6 +22,13 @@ struct Terminal: Sendable {
         FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
     }
 
+    /// A progress reporter for long work: each line replaces the last on the status line, nil
+    /// clears it; silent unless `enabled` and stdout is a terminal.
+    func progress(enabled: Bool) -> @Sendable (String?) -> Void {
+        guard enabled, stdoutIsTTY else { return { _ in } }
+        return { status($0 ?? "") }
+    }
+
     /// Prints one JSON object on a line.
     func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()

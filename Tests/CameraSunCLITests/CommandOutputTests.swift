@@ -1,4 +1,5 @@
 @testable import CameraSunCLI
+import CameraBenchmarks
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct CommandOutputTests {
     @Test("A benchmark without a peer encodes every key, with explicit nulls")
     func benchmarkWithoutPeer() throws {
         let report = BenchCommand.Report(benchmarks: [
-            BenchCommand.Benchmark(name: "sim-render-1080p-bgra8", unit: "ms/frame", ours: 12.5, peer: nil, peerValue: nil, ratio: nil),
+            Benchmark(name: "sim-render-1080p-bgra8", unit: "ms/frame", ours: 12.5, peer: nil, peerValue: nil, ratio: nil),
         ])
         let object = try jsonObject(report)
         let benchmarks = try #require(object["benchmarks"] as? [[String: Any]])
@@ -32,7 +33,7 @@ struct CommandOutputTests {
 
     @Test("A benchmark with a peer carries its name, value and ratio")
     func benchmarkWithPeer() throws {
-        let benchmark = try jsonObject(BenchCommand.Benchmark(name: "meter", unit: "ms/frame", ours: 2, peer: "opencv",
+        let benchmark = try jsonObject(Benchmark(name: "meter", unit: "ms/frame", ours: 2, peer: "opencv",
                                                               peerValue: 5, ratio: 2.5))
         #expect(benchmark["peer"] as? String == "opencv")
         #expect(benchmark["peerValue"] as? Double == 5)

@@ -15,8 +15,8 @@ import PhotoLibrary
 /// requests; then our JPEG + EXIF encode runs beside a bare libjpeg-turbo encode of the same
 /// frame. Shutter → file has no peer (no other program takes the same path), so its `peer` is
 /// null; the goals (≤ 40 ms at 1080p, ≥ 30 photos/s) are absolute.
-enum PhotoBenchmark {
-    static let defaultShots = 20
+public enum PhotoBenchmark {
+    public static let defaultShots = 20
     static let burstCount = 60
     static let quality = 90
     static let sizes: [(label: String, size: PixelSize)] = [
@@ -24,22 +24,21 @@ enum PhotoBenchmark {
         ("4k", PixelSize(width: 3840, height: 2160)),
     ]
 
-    static func run(shots: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+    public static func run(shots: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-photo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var results: [BenchCommand.Benchmark] = []
+        var results: [Benchmark] = []
         for (label, size) in sizes {
             progress.show("bench photo \(label): starting the camera")
-            let library = try LibraryCommand.open(directory.appendingPathComponent(label, isDirectory: true))
+            let library = try PhotoLibrary(directory: directory.appendingPathComponent(label, isDirectory: true))
             let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
             let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, pacing: .realtime)
             // Focus is locked: each lens move makes the simulator re-render its optics, which a lens motor does not cost.
             let running = try await PhotoCamera.start(camera, settings: PhotoCamera.Settings(focusMode: .locked))
             let frame: CapturedFrame
             do {
-                let wait = try await running.waitForExposure(frames: PhotoCommand.exposureFrames, within: PhotoCommand.exposureWait)
-                guard wait.settled else {
-                    throw CLIError.runtime("bench photo \(label): auto-exposure still searching after \(PhotoCommand.exposureFrames) frames — "
+                guard let wait = await running.waitForExposure(), wait.settled else {
+                    throw BenchmarkError("bench photo \(label): auto-exposure not settled after \(PhotoCamera.exposureFrames) frames — "
                         + "check the simulated camera with `camerasun meter --source sim:backlit-portrait --frames 30`")
                 }
                 frame = wait.frame
@@ -58,7 +57,7 @@ enum PhotoBenchmark {
     }
 
     /// Median and 95th percentile of `shots` single photos, each from request to committed row.
-    private static func latency(_ saver: PhotoSaver, shots: Int, label: String, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+    private static func latency(_ saver: PhotoSaver, shots: Int, label: String, progress: BenchmarkProgress) async throws -> [Benchmark] {
         var times: [Double] = []
         for shot in 1...shots {
             progress.show("bench photo \(label): shot \(shot)/\(shots)")
@@ -68,27 +67,27 @@ enum PhotoBenchmark {
         times.sort()
         let percentile95 = times[Int((Double(times.count) * 0.95).rounded(.up)) - 1]
         return [("median", times[times.count / 2]), ("p95", percentile95)].map { statistic, value in
-            BenchCommand.Benchmark(name: "photo-shutter-to-file-\(label)-\(statistic)", unit: "ms", ours: value,
+            Benchmark(name: "photo-shutter-to-file-\(label)-\(statistic)", unit: "ms", ours: value,
                                    peer: nil, peerValue: nil, ratio: nil)
         }
     }
 
     /// Photos per second over a burst of `burstCount` overlapping requests, first request to last row.
-    private static func burst(_ saver: PhotoSaver, label: String, progress: BenchProgress) async throws -> BenchCommand.Benchmark {
+    private static func burst(_ saver: PhotoSaver, label: String, progress: BenchmarkProgress) async throws -> Benchmark {
         progress.show("bench photo \(label): burst of \(burstCount)")
         let clock = ContinuousClock()
         let start = clock.now
-        let outcomes = await saver.takeBurst(count: burstCount, window: PhotoCommand.burstWindow, settings: settings)
+        let outcomes = await saver.takeBurst(count: burstCount, settings: settings)
         let elapsed = clock.now - start
         for outcome in outcomes { _ = try saved(outcome) }
-        return BenchCommand.Benchmark(name: "photo-burst-\(label)", unit: "photos/s", ours: Double(burstCount) / elapsed.seconds,
+        return Benchmark(name: "photo-burst-\(label)", unit: "photos/s", ours: Double(burstCount) / elapsed.seconds,
                                       peer: nil, peerValue: nil, ratio: nil)
     }
 
     /// Our encode of `frame` (JPEG with EXIF and thumbnail, as photos are written) beside one bare
     /// `tjCompress2` call on the same buffer at the same quality, median of `runs` each.
     private static func encoding(_ frame: CapturedFrame, model: String, runs: Int, label: String,
-                                 progress: BenchProgress) async throws -> BenchCommand.Benchmark {
+                                 progress: BenchmarkProgress) async throws -> Benchmark {
         progress.show("bench photo \(label): JPEG encode beside libjpeg-turbo")
         let metadata = frame.metadata
         let exif = ExifMetadata(make: "CameraSun", model: model, captureDate: Date(), exposureTime: metadata.exposureDuration,
@@ -98,7 +97,7 @@ enum PhotoBenchmark {
         let buffer = frame.buffer
         let ours = try await medianMilliseconds(runs: runs) { _ = try encoder.encode(buffer, quality: quality, exif: exif) }
         let peer = try await medianMilliseconds(runs: runs) { _ = try encoder.bareTurboJPEGEncode(buffer, quality: quality) }
-        return BenchCommand.Benchmark(name: "photo-jpeg-encode-\(label)", unit: "ms/photo", ours: ours, peer: "libjpeg-turbo",
+        return Benchmark(name: "photo-jpeg-encode-\(label)", unit: "ms/photo", ours: ours, peer: "libjpeg-turbo",
                                       peerValue: peer, ratio: peer / ours)
     }
 
@@ -107,11 +106,11 @@ enum PhotoBenchmark {
     }
 
     /// The saved photo, or the error that says why the benchmark could not take it.
-    private static func saved(_ outcome: PhotoSaver.Outcome) throws(CLIError) -> PhotoSaver.SavedPhoto {
+    private static func saved(_ outcome: PhotoSaver.Outcome) throws(BenchmarkError) -> PhotoSaver.SavedPhoto {
         switch outcome {
         case .saved(let photo): return photo
-        case .notTaken(let error): throw .runtime("bench photo: a photo was not taken: \(error)")
-        case .notSaved(let error, _): throw .runtime("bench photo: a photo was not saved: \(error)")
+        case .notTaken(let error): throw BenchmarkError("bench photo: a photo was not taken: \(error)")
+        case .notSaved(let error, _): throw BenchmarkError("bench photo: a photo was not saved: \(error)")
         }
     }
 }

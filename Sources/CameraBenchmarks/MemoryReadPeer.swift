@@ -1,10 +1,10 @@
-import CBenchPeers
+internal import CBenchPeers
 import CameraCore
 
 /// The `memory-read` peer of `bench metering`: the time to read every byte of a frame once and do
 /// nothing else (a psadbw byte sum in C, AVX2 when the CPU has it). Any analysis that looks at every
 /// pixel pays at least this, so ours ÷ this says how far the analysis is from the memory-bound floor.
-enum MemoryReadPeer {
+public enum MemoryReadPeer {
     /// Median milliseconds to read one frame, taking `frames` in turn (see `MeteringBenchmark`
     /// for why there are many), and the byte sum of the last frame read, which keeps the reads
     /// observable.

@@ -12,12 +12,12 @@ import Viewfinder
 /// 3A, preview scaling, JPEG, HTTP server) at a 960×540 preview of a 1280×720 camera at 30 fps.
 /// Peer, in the same run: a bare libjpeg-turbo encode (`tjCompress2`) of the same preview frames,
 /// the one step of the path a C server could not skip.
-enum PipelineBenchmark {
+public enum PipelineBenchmark {
     static let cameraSize = PixelSize(width: 1280, height: 720)
     /// Parts read before timing starts (the camera and the encoder settle).
     static let warmUpParts = 30
 
-    static func run(frames: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+    public static func run(frames: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
         let camera = TimedCaptureDevice(try BenchViewfinder.camera(size: cameraSize))
         let bench = try await BenchViewfinder.start(on: camera, label: "bench pipeline", progress: progress)
         let viewfinder = bench.viewfinder
@@ -34,12 +34,12 @@ enum PipelineBenchmark {
         progress.clear()
         await bench.stop()
         guard latencies.count * 2 >= frames else {
-            throw CLIError.runtime("only \(latencies.count) of \(frames) parts could be matched to their capture time — "
+            throw BenchmarkError("only \(latencies.count) of \(frames) parts could be matched to their capture time — "
                 + "the machine is too busy; run the benchmark again")
         }
         return [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
             let ours = quantile(latencies, fraction) ?? 0, peer = quantile(encodes, fraction) ?? 0
-            return BenchCommand.Benchmark(name: "pipeline-capture-to-socket-960x540-\(label)", unit: "ms", ours: ours,
+            return Benchmark(name: "pipeline-capture-to-socket-960x540-\(label)", unit: "ms", ours: ours,
                                           peer: "libjpeg-turbo", peerValue: peer, ratio: peer / ours)
         }
     }
@@ -48,12 +48,12 @@ enum PipelineBenchmark {
     private static func readStream(port: UInt16, parts: Int) throws -> [(frame: UInt64, time: ContinuousClock.Instant)] {
         let connection = try RawHTTPConnection(port: port)
         let head = try connection.openStream("/stream")
-        guard head.status == 200 else { throw CLIError.runtime("GET /stream answered \(head.status) — run the benchmark again") }
+        guard head.status == 200 else { throw BenchmarkError("GET /stream answered \(head.status) — run the benchmark again") }
         return try (0..<parts).map { _ in
             let part = try connection.nextPart()
             let time = ContinuousClock.now
             guard let frame = part.headers["x-frame-number"].flatMap(UInt64.init) else {
-                throw CLIError.runtime("a /stream part has no X-Frame-Number header (\(part.headers)) — rebuild camerasun")
+                throw BenchmarkError("a /stream part has no X-Frame-Number header (\(part.headers)) — rebuild camerasun")
             }
             return (frame, time)
         }
@@ -75,9 +75,4 @@ enum PipelineBenchmark {
         }
         return times
     }
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double { seconds * 1000 }
 }

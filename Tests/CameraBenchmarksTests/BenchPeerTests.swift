@@ -1,6 +1,6 @@
 import CameraCore
 import Foundation
-@testable import CameraSunCLI
+@testable import CameraBenchmarks
 import Testing
 
 @Suite("Bench peers: memory read and OpenCV")
@@ -105,15 +105,15 @@ struct BenchPeerTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: withoutSite)
         let frame = try Self.frame(.bgra8, width: 8, height: 8, left: 128, right: 128)
         for python in [withoutSite, directory.appendingPathComponent("missing-python3").path] {
-            let error = cliError { try OpenCVPeer(runs: 1, python: python).measure(frame) }
-            #expect(error == .runtime("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)"))
+            let error = #expect(throws: BenchmarkError.self) { try OpenCVPeer(runs: 1, python: python).measure(frame) }
+            #expect(error == BenchmarkError("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)"))
         }
     }
 
     @Test("OpenCV refuses a format it has no analysis for, saying which to use")
     func openCVRefusesOtherFormats() throws {
         let buffer = try PixelBuffer(format: .gray8, width: 8, height: 8)
-        let error = cliError { try OpenCVPeer(runs: 1).measure(buffer) }
+        let error = #expect(throws: BenchmarkError.self) { try OpenCVPeer(runs: 1).measure(buffer) }
         #expect(error?.message.contains("use bgra8 or nv12") == true)
     }
 }

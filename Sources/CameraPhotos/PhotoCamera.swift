@@ -2,45 +2,58 @@ import CameraCapture
 import CameraCore
 import CameraExposure
 import CameraMetering
-import CameraSimulated
 
 /// A camera running in a capture session set up for photos: what `camerasun photo` and
 /// `bench photo` shoot with.
 ///
 /// ```
 ///  device.configure { exposure mode, bias, metering, focus mode }
-///  SimulatedCamera ─► CaptureSession ─┬─► PhotoOutput ─────► PhotoSaver ─► PhotoLibrary
+///  camera ──────────► CaptureSession ─┬─► PhotoOutput ─────► PhotoSaver ─► PhotoLibrary
 ///   (3A on every frame)               └─► VideoDataOutput ─► waitForExposure
 /// ```
-struct PhotoCamera: Sendable {
+public struct PhotoCamera: Sendable {
+    /// How many frames auto-exposure may search before the photos are taken anyway: 5 s at 30 fps,
+    /// where every built-in scene converges in under 30.
+    public static let exposureFrames = 150
+    /// How long the camera may take to deliver those frames (a frame-less camera fails after it).
+    public static let exposureWait = Duration.seconds(30)
+
     /// How the device exposes and focuses: set before the session starts, carried out by its 3A engine.
-    struct Settings: Sendable {
+    public struct Settings: Sendable {
         /// `.continuousAuto`, or `.custom(duration:gain:)` for `--shutter/--gain`.
-        var exposureMode: AutoExposure.Mode = .continuousAuto
+        public var exposureMode: AutoExposure.Mode
         /// Exposure compensation in EV (`--ev`).
-        var bias = 0.0
-        var metering = MeteringMode.sunAware
-        var focusMode = FocusMode.continuous
+        public var bias: Double
+        public var metering: MeteringMode
+        public var focusMode: FocusMode
+
+        public init(exposureMode: AutoExposure.Mode = .continuousAuto, bias: Double = 0, metering: MeteringMode = .sunAware,
+                    focusMode: FocusMode = .continuous) {
+            self.exposureMode = exposureMode
+            self.bias = bias
+            self.metering = metering
+            self.focusMode = focusMode
+        }
     }
 
     /// What `waitForExposure` saw.
-    struct ExposureWait: Sendable {
+    public struct ExposureWait: Sendable {
         /// The last frame seen: the first settled one, or the one current at the deadline.
-        let frame: CapturedFrame
+        public let frame: CapturedFrame
         /// False when the exposure had not settled by the deadline.
-        let settled: Bool
+        public let settled: Bool
     }
 
-    let camera: any CaptureDevice
-    let settings: Settings
-    let session: CaptureSession
-    let photos: PhotoOutput
-    let frames: VideoDataOutput
+    public let camera: any CaptureDevice
+    public let settings: Settings
+    public let session: CaptureSession
+    public let photos: PhotoOutput
+    public let frames: VideoDataOutput
 
     /// Configures `camera` with `settings` and starts a session feeding a photo output (EXIF Model:
     /// the camera's name) and a frame output. A fixed shutter longer than a frame lowers the frame
     /// rate to fit it (otherwise the frame rate would win and shorten the shutter).
-    static func start(_ camera: any CaptureDevice, settings: Settings) async throws -> PhotoCamera {
+    public static func start(_ camera: any CaptureDevice, settings: Settings) async throws -> PhotoCamera {
         try camera.configure { device in
             device.exposureMode = settings.exposureMode
             device.exposureBias = settings.bias
@@ -64,8 +77,8 @@ struct PhotoCamera: Sendable {
 
     /// Waits until the frames have the exposure the photos are meant to have (`isSettled`): at most
     /// `frameLimit` frames — auto-exposure converges in frames, however long each takes to come —
-    /// and at most `limit` of wall-clock time. Throws when no frame at all arrived in that time.
-    func waitForExposure(frames frameLimit: Int, within limit: Duration) async throws(CLIError) -> ExposureWait {
+    /// and at most `limit` of wall-clock time. Nil when no frame at all arrived in that time.
+    public func waitForExposure(frames frameLimit: Int = exposureFrames, within limit: Duration = exposureWait) async -> ExposureWait? {
         let frames = frames.frames
         let watcher = Task { [self] () -> ExposureWait? in
             var end: UInt64?, last: CapturedFrame?
@@ -85,17 +98,13 @@ struct PhotoCamera: Sendable {
             watcher.cancel()
         }
         defer { deadline.cancel() }
-        guard let wait = await watcher.value else {
-            throw .runtime("no frame from \(camera.localizedName) within \(limit.seconds) s — "
-                + "check that the camera works (`camerasun meter --source \(camera.uniqueID) --frames 5`)")
-        }
-        return wait
+        return await watcher.value
     }
 
     /// Whether `frame` was taken as the photos should be: auto-exposure no longer searching, the
     /// bias ramp at its target, and a fixed exposure arrived at the sensor (which applies exposure
     /// a frame or two after it is asked for, while the engine reports a fixed exposure at once).
-    func isSettled(_ frame: CapturedFrame) -> Bool {
+    public func isSettled(_ frame: CapturedFrame) -> Bool {
         let metadata = frame.metadata
         guard frame.threeA.exposureState != .searching, abs(metadata.exposureBias - settings.bias) < 1e-6 else { return false }
         if case .custom(let duration, let gain) = settings.exposureMode {
@@ -104,7 +113,7 @@ struct PhotoCamera: Sendable {
         return true
     }
 
-    func stop() async {
+    public func stop() async {
         await session.stop()
     }
 }

@@ -1,4 +1,3 @@
-@testable import CameraSunCLI
 import CameraCapture
 import CameraCore
 import CameraPhotos
@@ -29,7 +28,7 @@ struct PhotoSaverTests {
         let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let running = try await PhotoCamera.start(try SimulatedCamera(scene: .grayCard, format: format), settings: .init())
-        _ = try await running.waitForExposure(frames: PhotoCommand.exposureFrames, within: PhotoCommand.exposureWait)
+        _ = try #require(await running.waitForExposure())
 
         let origin = ContinuousClock.now
         let ticks = Locked(0)

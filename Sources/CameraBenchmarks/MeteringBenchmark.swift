@@ -11,7 +11,7 @@ import CameraSimulated
 /// L3 cache (260 MB) would hold a test frame between runs. So ours and the memory read both take
 /// their frames in turn from copies totalling `coldBytes`: every read comes from main memory.
 /// OpenCV, in its own process, reads one frame over and over (a warm frame: its best case).
-enum MeteringBenchmark {
+public enum MeteringBenchmark {
     /// The bytes of frame copies cycled through, more than the L3 cache holds.
     static let coldBytes = 640 << 20
 
@@ -27,8 +27,8 @@ enum MeteringBenchmark {
                      frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
     }
 
-    static func run(runs: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
-        var results: [BenchCommand.Benchmark] = []
+    public static func run(runs: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
+        var results: [Benchmark] = []
         for (label, format) in cases {
             progress.show("bench metering \(label): rendering a frame")
             let camera = try SimulatedCamera(scene: .backlitPortrait, format: format)
@@ -44,7 +44,7 @@ enum MeteringBenchmark {
                 next += 1
             }
             for peer in try await peers(frames, runs: runs, progress: progress, label: label) {
-                results.append(BenchCommand.Benchmark(name: "metering-\(label)", unit: "ms/frame", ours: ours,
+                results.append(Benchmark(name: "metering-\(label)", unit: "ms/frame", ours: ours,
                                                       peer: peer.name, peerValue: peer.milliseconds, ratio: peer.milliseconds / ours))
             }
             progress.clear()
@@ -53,7 +53,7 @@ enum MeteringBenchmark {
     }
 
     /// The peers' median times on `frames` (copies of one frame).
-    private static func peers(_ frames: [PixelBuffer], runs: Int, progress: BenchProgress, label: String) async throws -> [(name: String, milliseconds: Double)] {
+    private static func peers(_ frames: [PixelBuffer], runs: Int, progress: BenchmarkProgress, label: String) async throws -> [(name: String, milliseconds: Double)] {
         progress.show("bench metering \(label): memory read")
         let memory = await MemoryReadPeer.measure(frames, runs: runs)
         progress.show("bench metering \(label): OpenCV")

@@ -43,12 +43,12 @@ struct OpenCVPeer {
     }
 
     /// Runs the OpenCV analysis of `buffer` (bgra8 or nv12) `runs` times in Python.
-    func measure(_ buffer: PixelBuffer) throws(CLIError) -> Result {
+    func measure(_ buffer: PixelBuffer) throws(BenchmarkError) -> Result {
         let formatName: String
         switch buffer.format {
         case .bgra8: formatName = "bgra8"
         case .nv12: formatName = "nv12"
-        default: throw .runtime("OpenCV peer: no analysis for \(buffer.format.name) frames — use bgra8 or nv12")
+        default: throw BenchmarkError("OpenCV peer: no analysis for \(buffer.format.name) frames — use bgra8 or nv12")
         }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("camerasun-opencv-\(UUID().uuidString)", isDirectory: true)
@@ -60,7 +60,7 @@ struct OpenCVPeer {
             try Data(buffer.planes.indices.flatMap { buffer.bytes(plane: $0) }).write(to: frameFile)
             try Data().write(to: errorFile)
         } catch {
-            throw .runtime("OpenCV peer: cannot write the frame to \(directory.path): \(error) — check the temporary directory")
+            throw BenchmarkError("OpenCV peer: cannot write the frame to \(directory.path): \(error) — check the temporary directory")
         }
         let (status, output) = try run(arguments: [frameFile.path, formatName, "\(buffer.width)", "\(buffer.height)", "\(runs)"],
                                        errorFile: errorFile)
@@ -69,14 +69,14 @@ struct OpenCVPeer {
         guard status == 0, let result = try? JSONDecoder().decode(Result.self, from: line) else {
             let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
             let reason = errors.split(separator: "\n").last.map(String.init) ?? "no answer on stdout"
-            throw .runtime("OpenCV peer failed: \(python) exited with status \(status): \(reason) — "
+            throw BenchmarkError("OpenCV peer failed: \(python) exited with status \(status): \(reason) — "
                 + "check that `\(python) -c 'import cv2'` works")
         }
         return result
     }
 
     /// Runs the script with `arguments`; its exit status and everything it wrote on stdout.
-    private func run(arguments: [String], errorFile: URL) throws(CLIError) -> (Int32, Data) {
+    private func run(arguments: [String], errorFile: URL) throws(BenchmarkError) -> (Int32, Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", OpenCVPeer.script] + arguments
@@ -95,8 +95,8 @@ struct OpenCVPeer {
     }
 
     /// The error when the interpreter is missing or cannot import cv2 and numpy.
-    private var unavailable: CLIError {
-        .runtime("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
+    private var unavailable: BenchmarkError {
+        BenchmarkError("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
     }
 
     /// Arguments: frame file, bgra8|nv12, width, height, runs. Prints one JSON line.

@@ -21,7 +21,7 @@ struct BenchViewfinder {
     }
 
     /// Serves `camera` on a free loopback port and returns once it delivers 30 frames a second.
-    static func start(on camera: any CaptureDevice, label: String, progress: BenchProgress) async throws -> BenchViewfinder {
+    static func start(on camera: any CaptureDevice, label: String, progress: BenchmarkProgress) async throws -> BenchViewfinder {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
         let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
         let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),

@@ -15,13 +15,13 @@ import Viewfinder
 /// - the slowest client's frame rate; peer `camera`: the frames the camera delivered meanwhile.
 ///   For this rate `ratio` is ours / peer, so that here too 1 means "as good as the peer" (every
 ///   client gets every frame).
-enum ServerBenchmark {
+public enum ServerBenchmark {
     static let cameraSize = PixelSize(width: 960, height: 540)
     static let viewers = 20
     /// The pause between two API calls, like a user's taps and drags rather than a load generator.
     static let callInterval = Duration.milliseconds(100)
 
-    static func run(calls: Int, progress: BenchProgress) async throws -> [BenchCommand.Benchmark] {
+    public static func run(calls: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
         let bench = try await BenchViewfinder.start(on: try BenchViewfinder.camera(size: cameraSize), label: "bench server",
                                                     progress: progress)
         let viewfinder = bench.viewfinder
@@ -35,7 +35,7 @@ enum ServerBenchmark {
         for client in clients { client.start() }
         let allStreaming = try await eventually { clients.allSatisfy(\.isStreaming) }
         guard allStreaming else {
-            throw CLIError.runtime("not every /stream client had a frame within 30 s — the machine is too busy; run the benchmark again")
+            throw BenchmarkError("not every /stream client had a frame within 30 s — the machine is too busy; run the benchmark again")
         }
         let startFrame = viewfinder.latestFrame?.sequenceNumber ?? 0, started = ContinuousClock.now
         let beside = try await apiRoundTrips(port: port, calls: calls)
@@ -44,16 +44,16 @@ enum ServerBenchmark {
         progress.clear()
         await bench.stop()
         if let failure = readings.compactMap(\.failure).first {
-            throw CLIError.runtime("a /stream client failed: \(failure) — run the benchmark again")
+            throw BenchmarkError("a /stream client failed: \(failure) — run the benchmark again")
         }
 
         let slowest = readings.map(\.framesPerSecond).min() ?? 0
         var results = [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
             let ours = quantile(beside, fraction) ?? 0, peer = quantile(alone, fraction) ?? 0
-            return BenchCommand.Benchmark(name: "server-api-round-trip-beside-\(viewers)-viewers-\(label)", unit: "ms", ours: ours,
+            return Benchmark(name: "server-api-round-trip-beside-\(viewers)-viewers-\(label)", unit: "ms", ours: ours,
                                           peer: "no-viewers", peerValue: peer, ratio: peer / ours)
         }
-        results.append(BenchCommand.Benchmark(name: "server-stream-slowest-of-\(viewers)-viewers-960x540", unit: "fps", ours: slowest,
+        results.append(Benchmark(name: "server-stream-slowest-of-\(viewers)-viewers-960x540", unit: "fps", ours: slowest,
                                               peer: "camera", peerValue: cameraRate, ratio: slowest / cameraRate))
         return results
     }
@@ -72,7 +72,7 @@ enum ServerBenchmark {
                     times.append(try clock.measure {
                         status = try connection.request(method, path, headers: ["Content-Type": "application/json"], body: body).status
                     }.milliseconds)
-                    guard status == 200 else { throw CLIError.runtime("\(method) \(path) answered \(status) — run the benchmark again") }
+                    guard status == 200 else { throw BenchmarkError("\(method) \(path) answered \(status) — run the benchmark again") }
                 }
                 Thread.sleep(forTimeInterval: callInterval.seconds)   // the pace of a user, not a wait for anything
             }
@@ -108,7 +108,7 @@ private final class ViewerClient: Sendable {
             do {
                 let connection = try RawHTTPConnection(port: port)
                 let head = try connection.openStream("/stream")
-                guard head.status == 200 else { throw CLIError.runtime("GET /stream answered \(head.status)") }
+                guard head.status == 200 else { throw BenchmarkError("GET /stream answered \(head.status)") }
                 _ = try connection.nextPart()
                 streaming.withLock { $0 = true }
                 let started = ContinuousClock.now
