@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
-        .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs"]),
+        .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs", "CameraTestSupport"]),
         .testTarget(
             name: "CameraEvaluationTests",
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated"]

@@ -21,6 +21,8 @@ extension SimulatedCamera {
         var stream: Stream
         var isStreaming = false
         var availability = Availability.available
+        /// `nextFrame()` calls waiting for their frame's time (realtime pacing).
+        var framesAwaited = 0
         /// The controls last applied; exposure and gain reach the sensor through `pipeline`,
         /// the others apply from the next frame scheduled. Never holds a flash request.
         private(set) var requested: SensorControls

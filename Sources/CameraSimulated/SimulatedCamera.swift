@@ -116,9 +116,11 @@ public final class SimulatedCamera: CaptureDevice {
             guard state.isStreaming else {
                 throw .deviceFailure(device: uniqueID, detail: "the stream is not started — call startStreaming() before nextFrame()")
             }
+            if pacing == .realtime { state.framesAwaited += 1 }
             return (state.plan(), state.stream)
         }
         if pacing == .realtime {
+            defer { state.withLock { $0.framesAwaited -= 1 } }
             try await Task.sleep(until: plan.due, clock: .continuous)
             if let interruption = state.withLock({ $0.availability.interruption(device: uniqueID) }) { throw interruption }
         }
@@ -128,6 +130,12 @@ public final class SimulatedCamera: CaptureDevice {
             renderer.render(plan, seed: seed, into: buffer)
         }
         return Frame(buffer: buffer, presentationTime: plan.presentationTime, sequenceNumber: plan.index, metadata: plan.metadata)
+    }
+
+    /// Whether a `nextFrame()` call is waiting for its frame's time in realtime pacing: tests act
+    /// on the camera while one waits, as a user unplugs a camera a program is reading.
+    var isAwaitingFrame: Bool {
+        state.withLock { $0.framesAwaited > 0 }
     }
 
     /// What the camera saw at `frame` that a real camera cannot know: the subject and sun masks

@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraTestSupport
 import Testing
 @testable import CameraSimulated
 
@@ -51,7 +52,7 @@ import Testing
         let camera = try SimulatedCamera(scene: .grayCard, format: smallFormat(32, 24), frameRate: 1, pacing: .realtime)
         try camera.startStreaming()
         let waiting = Task { try await camera.nextFrame() }        // due after 1 s
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await eventually { camera.isAwaitingFrame })
         camera.simulateAvailability(.removed)
         await #expect(throws: CaptureError.interrupted(.deviceRemoved,
                                                        detail: "sim:gray-card was disconnected — start the stream again once it is back")) {
