@@ -27,8 +27,7 @@ struct SettingsFlags: Equatable {
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList) throws(CLIError) {
         flicker = try arguments.option("flicker", expected: "off, 50, 60 or auto", FlickerMode.init(rawValue:))
-        let names = Self.whiteBalanceModes.map(\.name)
-        let awb = try arguments.option("awb", expected: names.dropLast().joined(separator: ", ") + " or " + names.last!) { name in
+        let awb = try arguments.option("awb", expected: Self.whiteBalanceModes.map(\.name).joined(separator: ", ", last: " or ")) { name in
             Self.whiteBalanceModes.first { $0.name == name }?.mode
         }
         let gains = try arguments.option("awbgains", expected: "red and blue gains such as 1.5,1.8") { text -> WhiteBalanceGains? in

@@ -1,3 +1,5 @@
+import CameraCore
+
 extension KeyedDecodingContainer {
     /// The string at `key` as the value it names in `choices` (the API names of an enum, also one
     /// whose cases carry values). Another string is a decoding error that names it and lists the
@@ -6,8 +8,7 @@ extension KeyedDecodingContainer {
     public func decodeChoice<T>(among choices: [(name: String, value: T)], forKey key: Key) throws -> T {
         let name = try decode(String.self, forKey: key)
         guard let value = choices.first(where: { $0.name == name })?.value else {
-            let names = choices.map(\.name)
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            let list = choices.map(\.name).joined(separator: ", ", last: " or ")
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\"\(name)\" is not \(list)")
         }
         return value
