@@ -64,11 +64,8 @@ public enum PhotoBenchmark {
             let saved = try saved(await saver.take(settings()))
             times.append(saved.shutterToFile.seconds * 1000)
         }
-        times.sort()
-        let percentile95 = times[Int((Double(times.count) * 0.95).rounded(.up)) - 1]
-        return [("median", times[times.count / 2]), ("p95", percentile95)].map { statistic, value in
-            Benchmark(name: "photo-shutter-to-file-\(label)-\(statistic)", unit: "ms", ours: value,
-                                   peer: nil, peerValue: nil, ratio: nil)
+        return [(0.5, "median"), (0.95, "p95")].map { fraction, statistic in
+            Benchmark(name: "photo-shutter-to-file-\(label)-\(statistic)", unit: "ms", ours: quantile(times, fraction) ?? 0)
         }
     }
 
@@ -80,8 +77,7 @@ public enum PhotoBenchmark {
         let outcomes = await saver.takeBurst(count: burstCount, settings: settings)
         let elapsed = clock.now - start
         for outcome in outcomes { _ = try saved(outcome) }
-        return Benchmark(name: "photo-burst-\(label)", unit: "photos/s", ours: Double(burstCount) / elapsed.seconds,
-                                      peer: nil, peerValue: nil, ratio: nil)
+        return Benchmark(name: "photo-burst-\(label)", unit: "photos/s", ours: Double(burstCount) / elapsed.seconds)
     }
 
     /// Our encode of `frame` (JPEG with EXIF and thumbnail, as photos are written) beside one bare

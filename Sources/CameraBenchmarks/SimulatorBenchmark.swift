@@ -17,8 +17,7 @@ public enum SimulatorBenchmark {
                 _ = try await camera.nextFrame()
             }
             progress.clear()
-            results.append(Benchmark(name: "sim-render-1080p-\(format.name)", unit: "ms/frame", ours: milliseconds,
-                                                  peer: nil, peerValue: nil, ratio: nil))
+            results.append(Benchmark(name: "sim-render-1080p-\(format.name)", unit: "ms/frame", ours: milliseconds))
         }
         return results
     }

@@ -237,10 +237,7 @@ public final class PhotoOutput: CaptureOutput {
     private static func fitted(_ buffer: PixelBuffer, within bound: PixelSize?) throws -> PixelBuffer {
         let size = PixelSize(width: buffer.width, height: buffer.height)
         guard let bound, size.width > bound.width || size.height > bound.height else { return buffer }
-        let fitted = PreviewScaler.fittedSize(size, within: bound)
-        let scaled = try BufferPool(format: .bgra8, width: fitted.width, height: fitted.height, capacity: 1).makeBuffer()
-        PreviewScaler.scale(buffer, into: scaled)
-        return scaled
+        return try PreviewScaler.scaled(buffer, within: bound)
     }
 
     // MARK: In-flight limit

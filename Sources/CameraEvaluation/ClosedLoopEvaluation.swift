@@ -105,7 +105,7 @@ public struct ClosedLoopEvaluation {
             samples.append(Sample(frame: index, time: frame.presentationTime.seconds, exposureEV: log2(frame.metadata.totalExposure),
                                   subjectEV: ClosedLoopEvaluation.subjectEV(output, truth: truth),
                                   clippedFraction: output.nonSunClippedFraction))
-            if index == frameCount - 1 { thumbnail = try shrink(frame.buffer) }
+            if index == frameCount - 1 { thumbnail = try PreviewScaler.scaled(frame.buffer, within: Self.thumbnailBound) }
         }
         var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
         result.thumbnail = thumbnail
@@ -119,7 +119,7 @@ public struct ClosedLoopEvaluation {
         let settings = exposureProgram(of: camera).split(scene.referenceExposure(viewSize: size, sensor: camera.sensor))
         try camera.updateControls { $0.setExposure(settings) }
         try camera.startStreaming()
-        return try shrink(try await camera.nextFrame().buffer)
+        return try PreviewScaler.scaled(try await camera.nextFrame().buffer, within: Self.thumbnailBound)
     }
 
     /// How far (EV) `scene`'s subject must go under its intent for the non-sun clipped fraction
@@ -174,13 +174,6 @@ public struct ClosedLoopEvaluation {
     }
 
     /// `frame` shrunk to fit `thumbnailBound`.
-    private func shrink(_ frame: PixelBuffer) throws -> PixelBuffer {
-        let fitted = PreviewScaler.fittedSize(size, within: ClosedLoopEvaluation.thumbnailBound)
-        let thumbnail = try PixelBuffer(format: .bgra8, width: fitted.width, height: fitted.height)
-        PreviewScaler.scale(frame, into: thumbnail)
-        return thumbnail
-    }
-
     /// Subject ΔEV: log2 of the subject's mean linear output over 0.18 × 2^intent.
     static func subjectEV(_ output: GroundTruthReading, truth: SimulatedGroundTruth) -> Double {
         log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGray * pow(2, truth.subjectIntent)))
@@ -190,8 +183,7 @@ public struct ClosedLoopEvaluation {
     static func judge(_ samples: [Sample], scene: String, algorithm: String) -> Result {
         // The settled exposure: the median of the last frames. A cycle between two exposures shows
         // as a run that never converges, not as oscillation: the median is one of the two.
-        let tail = samples.suffix(settledFrames).map(\.exposureEV).sorted()
-        let final = tail.isEmpty ? 0 : tail[tail.count / 2]
+        let final = quantile(samples.suffix(settledFrames).map(\.exposureEV), 0.5) ?? 0
         let errors = samples.map { $0.exposureEV - final }
         let converge = (errors.lastIndex { abs($0) > tolerance }).map { $0 + 1 } ?? 0
         let firstConverged = errors.firstIndex { abs($0) <= tolerance } ?? errors.count

@@ -133,9 +133,9 @@ enum PhotoCommand {
         if json {
             try terminal.json(Report(assets: saved.map { AssetReport($0, in: library) }))
         } else {
-            let times = saved.map(\.shutterToFile).sorted()
-            let timing = times.last.map { slowest in
-                "; shutter → file median \(milliseconds(times[times.count / 2])) ms, slowest \(milliseconds(slowest)) ms"
+            let times = saved.map(\.shutterToFile)
+            let timing = quantile(times, 0.5).map { median in
+                "; shutter → file median \(milliseconds(median)) ms, slowest \(milliseconds(times.max() ?? median)) ms"
             } ?? ""
             let counted = saved.count == outcomes.count ? "\(saved.count)" : "\(saved.count) of \(outcomes.count)"
             terminal.print("\(counted) photo\(outcomes.count == 1 ? "" : "s") saved in \(library.directory.path)\(timing)")
