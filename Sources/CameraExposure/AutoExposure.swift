@@ -33,7 +33,8 @@ public struct AutoExposure: Sendable {
     private var lastTotal: Double?
     /// Seconds the frames have been black or white, or the exposure pinned at a limit.
     private var stuckSeconds = 0.0
-    /// Why the watchdog last restarted the loop, for logs and the status display.
+    /// Why the watchdog last restarted the loop, for logs and the status display: kept until the
+    /// loop has converged again on frames that are neither black, white nor at a limit.
     public private(set) var watchdogReason: String?
     /// Anti-flicker: off, a fixed mains frequency, or auto (detected from the frames).
     public private(set) var flicker: FlickerMode = .off
@@ -161,6 +162,7 @@ public struct AutoExposure: Sendable {
         }
         guard let reason else {
             stuckSeconds = 0
+            if algorithm.state == .converged { watchdogReason = nil }
             return
         }
         stuckSeconds += seconds

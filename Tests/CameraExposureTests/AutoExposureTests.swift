@@ -135,7 +135,7 @@ struct AutoExposureTests {
         #expect(engine.bias.target == engine.bias.current)
     }
 
-    @Test("The watchdog restarts a camera left at 1/8000 s in the dark, and says why")
+    @Test("The watchdog restarts a camera left at 1/8000 s in the dark, says why, and clears the reason once AE has converged again")
     func watchdog() async throws {
         let camera = try Self.camera(.nightStreet)
         var engine = Self.engine(for: camera)
@@ -152,6 +152,9 @@ struct AutoExposureTests {
         try camera.updateControls { $0.exposureDuration = 1.0 / 8000 }
         let totals = try await Self.run(&engine, camera, frames: 12)
         #expect(log2(totals.last! / totals.first!) > 5)
+        _ = try await Self.run(&engine, camera, frames: 90)
+        #expect(engine.state == .converged)
+        #expect(engine.watchdogReason == nil)
     }
 
     @Test("Textured highlights just over full scale do not make the highlight budget flip: no oscillation once converged")
