@@ -123,10 +123,13 @@ public final class PixelBuffer: @unchecked Sendable {
         return copy
     }
 
+    /// Traps on an access outside the image, naming it: `fatalError`, unlike `precondition`, keeps
+    /// its message in optimized builds, where the tests and users run.
     private func checkedOffset(_ index: Int, _ x: Int, _ y: Int, _ size: Int) -> Int {
         let plane = planes[index]
-        precondition(x >= 0 && x + size <= plane.rowLength && y >= 0 && y < plane.height,
-                     "pixel access (\(x), \(y)) outside plane \(index) of a \(width)x\(height) \(format) buffer")
+        guard x >= 0 && x + size <= plane.rowLength && y >= 0 && y < plane.height else {
+            fatalError("pixel access (\(x), \(y)) outside plane \(index) of a \(width)x\(height) \(format) buffer")
+        }
         return y * plane.bytesPerRow + x
     }
 }
