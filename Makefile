@@ -49,20 +49,15 @@ build: deps
 run: build
 	$(BIN) serve
 
-## test: every test suite, in three runs on the same build (no test asserts how fast anything is:
-## speed is `make bench`'s):
-# 1. every suite but the viewfinder's, the HTTP server's and `camerasun serve` end to end;
-# 1b. the viewfinder's and the HTTP server's suites on their own: their readers run on threads that
-#    the busy suites of run 1 starved of the concurrency pool (a ResponseStream reader not started
-#    within 30 s in a clean-clone run);
-# 2. one test at a time, `camerasun serve` end to end (each test starts a debug server on a real-time
-#    camera, about a core while it runs: 6 s alone, over 4 minutes inside run 1), then the
-#    acceptance suite against the release binary (20 viewers, the browser test);
-# 3. each fuzz harness for a few seconds on its saved corpus and regression inputs (fuzz-smoke).
-test: deps build
-	$(SWIFT) test --skip ViewfinderTests --skip HTTPServerTests --skip ServeTests --skip ServeAcceptanceTests
-	$(SWIFT) test --filter ViewfinderTests --filter HTTPServerTests
-	CAMERASUN_RELEASE_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --no-parallel --filter ServeTests --filter ServeAcceptanceTests
+## test: every test suite in one run, then each fuzz harness for a few seconds on its saved corpus and
+## regression inputs (fuzz-smoke). No test asserts how fast anything is: speed is `make bench`'s.
+# The tests build optimized (release, with -enable-testing for @testable imports, apart in .build/test):
+# that is the code users run, and in a debug build the simulated camera renders a 1080p frame in seconds,
+# not milliseconds, so the suites spend minutes rendering. The viewfinder's acceptance suite runs the
+# camerasun binary of that build (CAMERASUN_RELEASE_BINARY).
+TEST_BUILD = -c release -Xswiftc -enable-testing $(NATIVE_FLAGS) --scratch-path .build/test
+test: deps
+	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD)
 	$(MAKE) fuzz-smoke
 
 ## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:

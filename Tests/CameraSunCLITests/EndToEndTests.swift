@@ -290,7 +290,7 @@ struct EndToEndTests {
 
     @Test("meter runs through a session: 300 grey-card frames in order, none dropped, AE converged")
     func meterThroughSession() throws {
-        // 300 frames of the debug build take about 20 s of CPU; the limit only guards against a hang
+        // 300 frames take about 20 s of CPU in a debug build; the limit only guards against a hang
         // and must hold on a loaded two-core machine.
         let result = try CameraSunBinary.run(["meter", "--source", "sim:gray-card", "--frames", "300", "--json",
                                               "--width", "160", "--height", "90"], timeout: 240)

@@ -6,10 +6,10 @@ import Testing
 
 /// Issue 7's acceptance against the real server: the release `camerasun serve` on the simulated
 /// camera at 30 fps with a 960×540 preview. It needs `CAMERASUN_RELEASE_BINARY` (set by `make
-/// test`, which runs it one test at a time after the other suites), since a debug build renders
-/// about one 960×540 frame a second.
+/// test` to its optimized build's binary), since a debug build renders about one 960×540 frame a
+/// second.
 @Suite("Viewfinder acceptance", .serialized,
-       .enabled(if: ServeProcess.releaseBinary != nil, "needs CAMERASUN_RELEASE_BINARY (make test sets it after make build)"))
+       .enabled(if: ServeProcess.releaseBinary != nil, "needs CAMERASUN_RELEASE_BINARY (make test sets it)"))
 struct ServeAcceptanceTests {
     /// The repository root, where `make deps` puts the browser tests' venv.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -16,8 +16,8 @@ final class ServeProcess: Sendable {
     private let process: Locked<Process>
     private let scratch: URL
 
-    /// The release binary the acceptance tests need (`make test` builds it and sets
-    /// `CAMERASUN_RELEASE_BINARY`): real-time capture at 960×540 needs an optimised build.
+    /// The optimized binary the acceptance tests need (`make test` sets `CAMERASUN_RELEASE_BINARY`
+    /// to its build's): real-time capture at 960×540 needs an optimized build.
     static let releaseBinary: URL? = ProcessInfo.processInfo.environment["CAMERASUN_RELEASE_BINARY"]
         .map { URL(fileURLWithPath: $0) }
         .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
