@@ -66,8 +66,10 @@ public struct Router: Sendable {
                 headers: ["Allow": list]))
     }
 
+    /// The segments between the slashes, split on the bytes as `RequestTarget` checks them: a
+    /// combining mark after "/" makes one Character of the two, but the slash still divides.
     private static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
     }
 
     /// Errors other than `HTTPError`: a value the device refuses is the client's mistake (400);
