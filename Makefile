@@ -11,9 +11,11 @@ BIN := .build/release/camerasun
 NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo \
 	&& grep -qw bmi2 /proc/cpuinfo && echo "-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell")
 
-# Debian packages the build and the tests need; the browser tests use chromium, chromium-driver and a
+# Debian packages the build and the tests need (FFmpeg's libraries with libx264 for recordings, and ffmpeg/ffprobe
+# to read them back in the tests); the browser tests use chromium, chromium-driver and a
 # venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese.
 APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
+	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg \
 	chromium chromium-driver python3-venv fonts-wqy-microhei
 
 # The browser tests' Python packages (Tests/Browser/requirements.txt) live in a venv of Debian's

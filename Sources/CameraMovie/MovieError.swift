@@ -1,0 +1,27 @@
+internal import CFFmpeg
+
+/// Why a recording could not be made or written: what failed, then " — " and what to do.
+public struct MovieError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// An FFmpeg call's failure: the operation, FFmpeg's own text for `code`, and `advice`.
+    static func ffmpeg(_ operation: String, _ code: Int32, advice: String) -> MovieError {
+        MovieError("\(operation) failed: \(FFmpegText.error(code)) — \(advice)")
+    }
+}
+
+/// FFmpeg's texts for its error codes.
+enum FFmpegText {
+    static func error(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        return buffer.withUnsafeMutableBufferPointer { buffer in
+            String(cString: cff_error_text(code, buffer.baseAddress, buffer.count))
+        }
+    }
+}
