@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary",
                                                              "CameraPhotos", "CameraTestSupport"]),
-        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated"]),
+        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),

@@ -1,3 +1,4 @@
+import CameraTestSupport
 import Foundation
 
 /// FFmpeg's command-line tools (Debian's ffmpeg, installed by `make deps`) as the tests' peers.
@@ -55,17 +56,7 @@ enum FFprobe {
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw Failure(description: "\(tool) is missing — run make deps (installs ffmpeg)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (output, String(decoding: errors, as: UTF8.self))
+        let result = try runTool(tool, arguments)
+        return (result.output, result.errors)
     }
 }

@@ -14,20 +14,10 @@ func files(under directory: URL) -> [String] {
         .sorted()
 }
 
-/// Runs a system tool and returns its exit status, standard output and standard error (which
-/// must stay small: it is read after the output).
+/// Runs a system tool: its exit status, standard output as text and standard error.
 func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    let result = try CameraTestSupport.runTool(path, arguments)
+    return (result.status, String(decoding: result.output, as: UTF8.self), result.errors)
 }
 
 /// `camerasun library VERB --library DIRECTORY --json`: the result and its JSON object.
