@@ -21,7 +21,6 @@ public final class MovieFileWriter {
     private let encoder: VideoEncoder
     private let muxer: FragmentedMP4Muxer
     private let encoderName: String
-    private let frameDuration: Int64
     private var firstTime: MediaTime?
     private var lastPTS: Int64 = -1
     private var frames = 0
@@ -32,7 +31,6 @@ public final class MovieFileWriter {
         self.encoder = try VideoEncoder(VideoEncoder.Settings(encoder: encoder, size: size, frameRate: frameRate))
         muxer = try FragmentedMP4Muxer(path: path, encoder: self.encoder.context)
         encoderName = encoder
-        frameDuration = Int64(VideoEncoder.timeBase.den) / Int64(frameRate)
     }
 
     /// Encodes `frame` and writes what the encoder has ready.
@@ -54,7 +52,7 @@ public final class MovieFileWriter {
     public func finish() throws(MovieError) -> Summary {
         try encoder.finish { (packet) throws(MovieError) in try muxer.write(packet) }
         try muxer.finish()
-        let end = frames == 0 ? 0 : lastPTS + frameDuration
+        let end = frames == 0 ? 0 : lastPTS + self.encoder.frameDuration
         return Summary(frames: frames, duration: Double(end) / Double(VideoEncoder.timeBase.den), encoder: encoderName)
     }
 }

@@ -24,6 +24,8 @@ final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     private let picture: UnsafeMutablePointer<AVFrame>
     private let packet: UnsafeMutablePointer<AVPacket>
+    /// One frame's length in `timeBase` ticks.
+    let frameDuration: Int64
     /// The converter from the camera's format, made for the first frame's format.
     private var converter: (format: PixelFormat, context: OpaquePointer)?
 
@@ -35,6 +37,7 @@ final class VideoEncoder {
             throw MovieError("cannot allocate the H.264 encoder — the machine is out of memory")
         }
         (self.context, self.picture, self.packet) = (context, picture, packet)
+        frameDuration = Int64(Self.timeBase.den) / Int64(settings.frameRate)
         context.pointee.width = Int32(settings.size.width)
         context.pointee.height = Int32(settings.size.height)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -99,6 +102,8 @@ final class VideoEncoder {
             if received == cff_error_again() || received == cff_error_eof() { return }
             guard received >= 0 else { throw .ffmpeg("encoding a frame", received, advice: "stop the recording and start it again") }
             defer { av_packet_unref(packet) }
+            // libx264 leaves durations out; the file needs them for its last frame's length.
+            if packet.pointee.duration == 0 { packet.pointee.duration = frameDuration }
             try deliver(packet)
         }
     }

@@ -34,6 +34,9 @@ struct MovieFileWriterTests {
             #expect(probe.frames == 90)
             #expect(abs(probe.duration - 3) <= 1.0 / 30)
             #expect(try FFprobe.decodeErrors(of: path) == "")
+            let validation = try MovieValidation.check(path)
+            #expect(validation.frames == 90 && !validation.hasAudio && validation.lastGroupFrames == 30, "\(validation)")
+            #expect(abs(validation.duration - 3) < 1e-6, "\(validation.duration)")
         }
     }
 
@@ -60,6 +63,19 @@ struct MovieFileWriterTests {
             let probe = try FFprobe.streams(of: path)
             #expect(probe.frames >= 30 && probe.frames < 90, "\(probe.frames) frames left")
             #expect(try FFprobe.decodeErrors(of: path) == "")
+            let validation = try MovieValidation.check(path)
+            #expect(validation.frames == probe.frames)
+            #expect(validation.lastGroupFrames >= 1 && validation.lastGroupFrames <= 30, "\(validation)")
+        }
+    }
+
+    @Test("Validation refuses what is not a movie, naming the file")
+    func validationRefusesGarbage() async throws {
+        try await withTemporaryFile { path in
+            try Data("not a movie at all".utf8).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: MovieError.self) { _ = try MovieValidation.check(path) }
+            #expect(error?.message.hasPrefix("opening the recording \(path) failed: ") == true, "\(String(describing: error))")
+            #expect(error?.message.hasSuffix("— it is not a movie file CameraSun can read") == true)
         }
     }
 

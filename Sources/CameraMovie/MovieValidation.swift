@@ -1,0 +1,121 @@
+internal import CFFmpeg
+
+/// What a recording holds, read back with libavformat before it counts as saved: its video
+/// stream's frames and duration, and whether its last group of pictures (keyframe to end)
+/// decodes, which is the part a crash or a full disk would have damaged.
+public struct MovieValidation: Equatable, Sendable {
+    /// Video frames in the file (packets of its video stream).
+    public let frames: Int
+    /// From the first frame's time to the end of the last one, in seconds.
+    public let duration: Double
+    public let hasAudio: Bool
+    /// Frames decoded from the last keyframe to the end: all of that group, when it is sound.
+    public let lastGroupFrames: Int
+
+    public init(frames: Int, duration: Double, hasAudio: Bool, lastGroupFrames: Int) {
+        self.frames = frames
+        self.duration = duration
+        self.hasAudio = hasAudio
+        self.lastGroupFrames = lastGroupFrames
+    }
+
+    /// Reads `path` through; throws when it is not a movie, has no video, or its last group does not decode.
+    public static func check(_ path: String) throws(MovieError) -> MovieValidation {
+        var format: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&format, path, nil, nil)
+        guard opened >= 0, let input = format else {
+            throw .ffmpeg("opening the recording \(path)", opened, advice: "it is not a movie file CameraSun can read")
+        }
+        defer { avformat_close_input(&format) }
+        let info = avformat_find_stream_info(input, nil)
+        guard info >= 0 else { throw .ffmpeg("reading the streams of \(path)", info, advice: "the file is damaged") }
+        let streams = (0..<Int(input.pointee.nb_streams)).compactMap { input.pointee.streams[$0] }
+        guard let video = streams.first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }) else {
+            throw MovieError("\(path) has no video stream — it is not a CameraSun recording")
+        }
+        let hasAudio = streams.contains { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+        let decoder = try GroupDecoder(video.pointee.codecpar, path: path)
+
+        guard let packet = av_packet_alloc() else { throw MovieError("cannot allocate a packet — the machine is out of memory") }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        // Fragmented MP4 packets come back without durations: a frame lasts one period of the stream's rate.
+        let timeBase = video.pointee.time_base, rate = video.pointee.avg_frame_rate
+        let period = rate.num > 0 ? Int64(timeBase.den) * Int64(rate.den) / (Int64(timeBase.num) * Int64(rate.num)) : 0
+        var frames = 0
+        var first: Int64?, end: Int64 = 0
+        while av_read_frame(input, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == video.pointee.index else { continue }
+            frames += 1
+            let pts = packet.pointee.pts
+            first = min(first ?? pts, pts)
+            end = max(end, pts + (packet.pointee.duration > 0 ? packet.pointee.duration : period))
+            try decoder.add(packet, keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0)
+        }
+        let seconds = Double(end - (first ?? end)) * Double(timeBase.num) / Double(timeBase.den)
+        return MovieValidation(frames: frames, duration: seconds, hasAudio: hasAudio, lastGroupFrames: try decoder.finish())
+    }
+}
+
+/// Decodes a stream one group of pictures at a time, keeping the count of the last group: each
+/// keyframe starts the decoder afresh.
+private final class GroupDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let path: String
+    private var decoded = 0
+
+    init(_ parameters: UnsafeMutablePointer<AVCodecParameters>, path: String) throws(MovieError) {
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MovieError("no decoder for the video of \(path) — run make deps (installs FFmpeg's decoders)")
+        }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
+            throw MovieError("cannot allocate a decoder — the machine is out of memory")
+        }
+        (self.context, self.frame, self.path) = (context, frame, path)
+        var code = avcodec_parameters_to_context(context, parameters)
+        if code >= 0 { code = avcodec_open2(context, codec, nil) }
+        guard code >= 0 else { throw .ffmpeg("opening the decoder for \(path)", code, advice: "the file is damaged") }
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&context)
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+
+    func add(_ packet: UnsafeMutablePointer<AVPacket>, keyframe: Bool) throws(MovieError) {
+        if keyframe {
+            try drain()
+            avcodec_flush_buffers(context)
+            decoded = 0
+        }
+        let sent = avcodec_send_packet(context, packet)
+        guard sent >= 0 else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
+        try receive()
+    }
+
+    /// The frames decoded since the last keyframe, the decoder drained.
+    func finish() throws(MovieError) -> Int {
+        try drain()
+        return decoded
+    }
+
+    private func drain() throws(MovieError) {
+        let sent = avcodec_send_packet(context, nil)
+        guard sent >= 0 || sent == cff_error_eof() else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
+        try receive()
+    }
+
+    private func receive() throws(MovieError) {
+        while true {
+            let received = avcodec_receive_frame(context, frame)
+            if received == cff_error_again() || received == cff_error_eof() { return }
+            guard received >= 0 else { throw .ffmpeg("decoding the video of \(path)", received, advice: "the file is damaged") }
+            decoded += 1
+            av_frame_unref(frame)
+        }
+    }
+}
