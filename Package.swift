@@ -46,7 +46,7 @@ let package = Package(
             name: "CameraEvaluation",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraSimulated"]
         ),
-        .target(name: "CameraMovie", dependencies: ["CameraCore", "CFFmpeg"]),
+        .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
         .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "PhotoLibrary"]),

@@ -29,6 +29,8 @@ final class FragmentedMP4Muxer {
         var code = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
         if code >= 0 { code = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE) }
         guard code >= 0 else { throw .ffmpeg("creating \(path)", code, advice: "check that its folder exists and is writable") }
+        // Each fragment reaches the file as it is completed, not when libavformat's buffer fills.
+        format.pointee.flush_packets = 1
         var options: OpaquePointer?
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
         av_dict_set(&options, "frag_duration", "\(Self.fragmentDuration)", 0)

@@ -1,0 +1,124 @@
+import CameraCore
+import CameraSystem
+
+/// One take, kept safe: frames go into `<path>.partial` until a limit or the user stops it; then
+/// the file is flushed to the disk, read back (`MovieValidation`) and only then given its name. A
+/// take stopped by a limit is a successful recording with its reason, as in AVFoundation.
+public final class MovieRecording {
+    /// Where a take must stop (AVCaptureFileOutput's maxRecordedDuration, maxRecordedFileSize and
+    /// minFreeDiskSpaceLimit); nil for no limit.
+    public struct Limits: Sendable, Equatable {
+        public var maximumDuration: Double?
+        public var maximumBytes: Int64?
+        public var minimumFreeBytes: Int64?
+
+        /// Limits as given; a duration or size that is not positive, or a negative free space, is refused by name.
+        public init(maximumDuration: Double? = nil, maximumBytes: Int64? = nil, minimumFreeBytes: Int64? = nil) throws(MovieError) {
+            if let maximumDuration, !(maximumDuration > 0 && maximumDuration.isFinite) {
+                throw MovieError("maximum duration \(maximumDuration) s — give a positive number of seconds")
+            }
+            if let maximumBytes, maximumBytes <= 0 { throw MovieError("maximum size \(maximumBytes) bytes — give a positive size") }
+            if let minimumFreeBytes, minimumFreeBytes < 0 {
+                throw MovieError("minimum free space \(minimumFreeBytes) bytes — give zero or more")
+            }
+            (self.maximumDuration, self.maximumBytes, self.minimumFreeBytes) = (maximumDuration, maximumBytes, minimumFreeBytes)
+        }
+    }
+
+    /// Why a take ended.
+    public enum StopReason: String, Sendable, Equatable {
+        case stopped = "stopped"
+        case maximumDuration = "maximum duration reached"
+        case maximumSize = "maximum file size reached"
+        case minimumFreeSpace = "minimum free disk space reached"
+    }
+
+    /// A take that counts as saved: validated, under its final name.
+    public struct Saved: Sendable, Equatable {
+        public let path: String
+        public let reason: StopReason
+        public let validation: MovieValidation
+        public let encoder: String
+    }
+
+    /// The suffix of a take being written.
+    public static let partialSuffix = ".partial"
+
+    public let path: String
+    private let partialPath: String
+    private let limits: Limits
+    private let writer: MovieFileWriter
+    private var firstTime: Double?
+    private var lastSize: Int64 = 0, largestGrowth: Int64 = 0
+    private var frames = 0
+
+    /// Starts a take for `path` (written as `path.partial` until it is saved); refuses to start
+    /// when the volume already has less free space than `limits.minimumFreeBytes`.
+    public init(path: String, size: PixelSize, frameRate: Int, limits: Limits, encoder: String = H264EncoderChoice.software)
+        throws(MovieError) {
+        (self.path, partialPath, self.limits) = (path, path + Self.partialSuffix, limits)
+        if let minimum = limits.minimumFreeBytes, case let free = try Self.freeBytes(at: FileSystem.parent(of: path)), free < minimum {
+            throw MovieError("only \(free >> 20) MB free where \(path) would go, under the minimum of \(minimum >> 20) MB — "
+                + "free some space or lower --min-free")
+        }
+        writer = try MovieFileWriter(path: partialPath, size: size, frameRate: frameRate, encoder: encoder)
+    }
+
+    /// Records `frame`, or returns the limit that ends the take (the frame then is not recorded).
+    public func append(_ frame: Frame) throws(MovieError) -> StopReason? {
+        let time = frame.presentationTime.seconds
+        let start = firstTime ?? time
+        if let maximum = limits.maximumDuration, time - start >= maximum - 1e-9 { return .maximumDuration }
+        if let reason = try sizeLimitReached() { return reason }
+        firstTime = start
+        try writer.append(frame)
+        frames += 1
+        return nil
+    }
+
+    /// Ends the take: the file is completed, flushed, validated and renamed to `path`.
+    public func finish(reason: StopReason = .stopped) throws(MovieError) -> Saved {
+        let summary = try writer.finish()
+        do {
+            try FileDescriptor.open(partialPath, .readOnly, operation: "open the recording").sync(operation: "flush the recording")
+        } catch {
+            throw MovieError("cannot flush \(partialPath) to the disk: \(error) — check the disk")
+        }
+        let validation = try MovieValidation.check(partialPath)
+        guard validation.frames == summary.frames, validation.lastGroupFrames > 0 || summary.frames == 0 else {
+            throw MovieError("\(partialPath) holds \(validation.frames) of the \(summary.frames) frames recorded — "
+                + "it is kept under that name; run camerasun library repair")
+        }
+        do {
+            try FileSystem.rename(partialPath, to: path)
+            try FileSystem.syncDirectory(FileSystem.parent(of: path))
+        } catch {
+            throw MovieError("cannot name the recording \(path): \(error) — it is kept as \(partialPath)")
+        }
+        return Saved(path: path, reason: reason, validation: validation, encoder: summary.encoder)
+    }
+
+    /// The size limit when the file is within two of its largest fragments of it (the one being
+    /// written in memory and the one after), the free-space limit likewise; checked on each frame
+    /// (a `stat` of the file, a `statvfs` of its volume every 30).
+    private func sizeLimitReached() throws(MovieError) -> StopReason? {
+        guard limits.maximumBytes != nil || limits.minimumFreeBytes != nil else { return nil }
+        let size = (try? FileSystem.status(partialPath))??.byteCount ?? 0
+        largestGrowth = max(largestGrowth, size - lastSize)
+        lastSize = size
+        if let maximum = limits.maximumBytes, size + 2 * largestGrowth > maximum { return .maximumSize }
+        if let minimum = limits.minimumFreeBytes, frames % 30 == 0,
+           try Self.freeBytes(at: FileSystem.parent(of: partialPath)) - 2 * largestGrowth < minimum {
+            return .minimumFreeSpace
+        }
+        return nil
+    }
+
+    private static func freeBytes(at folder: String) throws(MovieError) -> Int64 {
+        do {
+            return try FileSystem.volumeStatus(folder).availableBytes
+        } catch {
+            throw MovieError("cannot measure the free space of \(folder): \(error) — check that the folder exists")
+        }
+    }
+}
