@@ -10,9 +10,9 @@ final class VideoEncoder {
         var size: PixelSize
         /// Frames per second: the keyframe interval, and the rate the encoder plans its bits for.
         var frameRate: Int
-        /// libx264's speed/size trade-off.
+        /// libx264's speed/size trade-off and its constant rate factor (23 is its default); both are
+        /// for `bench record` to choose by measurement.
         var preset = "veryfast"
-        /// libx264's constant rate factor: 23 is its default, visually clean for camera footage.
         var constantRateFactor = 23
         /// Whether the sequence headers go into the stream parameters (MP4 and FLV want them there).
         var globalHeader = true
