@@ -6,27 +6,37 @@ public enum BT709 {
     public static let greenWeight: Float = 0.7152
     public static let blueWeight: Float = 0.0722
 
-    /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour.
+    /// Y', Cb, Cr (8-bit) of an 8-bit R'G'B' colour, in 16-bit fixed point, rounded half up: the
+    /// simulated camera encodes every pixel with it, and integers need no float-to-integer
+    /// conversion per sample (BENCHMARKS.md, the nv12 read-out).
     @inlinable @inline(__always)
-    public static func encode(red: Float, green: Float, blue: Float, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
-        let luma = redWeight * red + greenWeight * green + blueWeight * blue
-        let cb = (blue - luma) * (1 / 1.8556), cr = (red - luma) * (1 / 1.5748)
-        let (lumaScale, lumaOffset, chromaScale): (Float, Float, Float) =
-            range == .video ? (219.0 / 255, 16, 224.0 / 255) : (1, 0, 1)
-        return (byte(luma * lumaScale + lumaOffset), byte(128 + cb * chromaScale), byte(128 + cr * chromaScale))
+    public static func encode(red: UInt8, green: UInt8, blue: UInt8, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
+        let weights = EncodeWeights(range)
+        let (r, g, b) = (Int32(red), Int32(green), Int32(blue))
+        let half: Int32 = 1 << 15
+        let y = (weights.lumaRed &* r &+ weights.lumaGreen &* g &+ weights.lumaBlue &* b &+ weights.lumaOffset &+ half) &>> 16
+        let cb = (weights.blueRed &* r &+ weights.blueGreen &* g &+ weights.blueBlue &* b &+ (128 << 16) &+ half) &>> 16
+        let cr = (weights.redRed &* r &+ weights.redGreen &* g &+ weights.redBlue &* b &+ (128 << 16) &+ half) &>> 16
+        return (clampedByte(y), clampedByte(cb), clampedByte(cr))
     }
 
-    /// 8-bit R'G'B' of a Y'CbCr colour.
+    /// `value` clamped to 0…255.
+    @inlinable @inline(__always)
+    static func clampedByte(_ value: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+    }
+
+    /// 8-bit R'G'B' of a Y'CbCr colour, rounded half up.
     @inlinable @inline(__always)
     public static func decode(y: UInt8, cb: UInt8, cr: UInt8, range: YCbCrRange) -> (red: UInt8, green: UInt8, blue: UInt8) {
-        // Constant factors, not divisions: this runs per sample in the metering pass.
-        let (lumaScale, chromaScale): (Float, Float) = range == .video ? (255.0 / 219, 255.0 / 224) : (1, 1)
-        let luma = (Float(y) - (range == .video ? 16 : 0)) * lumaScale
-        let pb = (Float(cb) - 128) * chromaScale, pr = (Float(cr) - 128) * chromaScale
-        let red = luma + 1.5748 * pr
-        let blue = luma + 1.8556 * pb
-        let green = (luma - redWeight * red - blueWeight * blue) * (1 / greenWeight)
-        return (byte(red), byte(green), byte(blue))
+        // Fixed point, as `encode`: this runs per sample in the metering pass and the preview scaler.
+        let weights = DecodeWeights(range)
+        let luma = weights.luma &* (Int32(y) &- weights.lumaOffset) &+ (1 << 15)
+        let pb = Int32(cb) &- 128, pr = Int32(cr) &- 128
+        let red = (luma &+ weights.redFromCr &* pr) &>> 16
+        let green = (luma &- weights.greenFromCr &* pr &- weights.greenFromCb &* pb) &>> 16
+        let blue = (luma &+ weights.blueFromCb &* pb) &>> 16
+        return (clampedByte(red), clampedByte(green), clampedByte(blue))
     }
 
     /// Full-range 8-bit Y' of 8-bit R'G'B' in integers (weights 54, 183, 19 out of 256), for
@@ -40,18 +50,41 @@ public enum BT709 {
     public static func weightedLuma8(red: UInt32, green: UInt32, blue: UInt32) -> UInt32 {
         54 &* red &+ 183 &* green &+ 19 &* blue
     }
+}
 
-    /// Rounds and clamps to 0…255 (halves round up).
-    ///
-    /// Per-pixel loops call this, so it converts without `Int32(Float)`, whose range checks cost
-    /// more than the arithmetic: adding 2²³ to a value in 0…255 leaves it, rounded to the nearest
-    /// whole number, in the float's low mantissa bits; one compare turns that into the rounding
-    /// down of `value + 0.5` (faster here than `rounded(.down)`, and the same on every x86-64).
+/// The BT.709 encode matrix for 8-bit samples, × 2¹⁶: Y' = 16 + 219/255 · (0.2126 R' + 0.7152 G' +
+/// 0.0722 B') in video range, Cb = (B' − Y)/1.8556 and Cr = (R' − Y)/1.5748 scaled by 224/255.
+@usableFromInline
+struct EncodeWeights {
+    @usableFromInline let lumaRed, lumaGreen, lumaBlue, lumaOffset: Int32
+    @usableFromInline let blueRed, blueGreen, blueBlue: Int32
+    @usableFromInline let redRed, redGreen, redBlue: Int32
+
     @inlinable @inline(__always)
-    public static func byte(_ value: Float) -> UInt8 {
-        let clamped = min(max(value + 0.5, 0), 255)
-        let shifted = clamped + 0x1p23
-        let nearest = Int32(truncatingIfNeeded: shifted.bitPattern & 0x1FF)
-        return UInt8(truncatingIfNeeded: shifted - 0x1p23 > clamped ? nearest &- 1 : nearest)
+    init(_ range: YCbCrRange) {
+        let (lumaScale, offset, chromaScale) = range == .video ? (219.0 / 255, 16.0, 224.0 / 255) : (1.0, 0.0, 1.0)
+        let (red, green, blue) = (0.2126, 0.7152, 0.0722)
+        func fixed(_ value: Double) -> Int32 { Int32((value * 65_536).rounded()) }
+        (lumaRed, lumaGreen, lumaBlue, lumaOffset) = (fixed(red * lumaScale), fixed(green * lumaScale), fixed(blue * lumaScale), fixed(offset))
+        let toBlue = chromaScale / 1.8556, toRed = chromaScale / 1.5748
+        (blueRed, blueGreen, blueBlue) = (fixed(-red * toBlue), fixed(-green * toBlue), fixed((1 - blue) * toBlue))
+        (redRed, redGreen, redBlue) = (fixed((1 - red) * toRed), fixed(-green * toRed), fixed(-blue * toRed))
+    }
+}
+
+/// The BT.709 decode matrix for 8-bit samples, × 2¹⁶: R' = Y + 1.5748 Cr, B' = Y + 1.8556 Cb,
+/// G' = Y − (0.2126 · 1.5748 Cr + 0.0722 · 1.8556 Cb) / 0.7152, Y and Cb/Cr scaled back from video range.
+@usableFromInline
+struct DecodeWeights {
+    @usableFromInline let luma, lumaOffset: Int32
+    @usableFromInline let redFromCr, blueFromCb, greenFromCr, greenFromCb: Int32
+
+    @inlinable @inline(__always)
+    init(_ range: YCbCrRange) {
+        let (lumaScale, offset, chromaScale) = range == .video ? (255.0 / 219, Int32(16), 255.0 / 224) : (1.0, Int32(0), 1.0)
+        func fixed(_ value: Double) -> Int32 { Int32((value * 65_536).rounded()) }
+        (luma, lumaOffset) = (fixed(lumaScale), offset)
+        (redFromCr, blueFromCb) = (fixed(1.5748 * chromaScale), fixed(1.8556 * chromaScale))
+        (greenFromCr, greenFromCb) = (fixed(0.2126 * 1.5748 / 0.7152 * chromaScale), fixed(0.0722 * 1.8556 / 0.7152 * chromaScale))
     }
 }

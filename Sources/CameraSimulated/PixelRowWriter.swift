@@ -16,7 +16,7 @@ struct RawRows {
 
     @inline(__always)
     func ycbcr(_ row: Int, _ x: Int, range: YCbCrRange) -> (y: UInt8, cb: UInt8, cr: UInt8) {
-        BT709.encode(red: Float(value(row, 0, x)), green: Float(value(row, 1, x)), blue: Float(value(row, 2, x)), range: range)
+        BT709.encode(red: value(row, 0, x), green: value(row, 1, x), blue: value(row, 2, x), range: range)
     }
 }
 

@@ -23,7 +23,7 @@ enum Frames {
         for y in 0..<height {
             for x in 0..<width {
                 let pixel = colour(x, y)
-                let encoded = BT709.encode(red: Float(pixel.red), green: Float(pixel.green), blue: Float(pixel.blue), range: range)
+                let encoded = BT709.encode(red: pixel.red, green: pixel.green, blue: pixel.blue, range: range)
                 buffer[plane: 0, x: x, y: y] = encoded.y
                 if x.isMultiple(of: 2), y.isMultiple(of: 2) {
                     buffer[plane: 1, x: x, y: y / 2] = encoded.cb

@@ -110,7 +110,7 @@ struct PreviewScalerTests {
                      [[128, 128, 128], [255, 0, 0], [30, 160, 220], [250, 250, 240], [0, 0, 0]])
     func yCbCrColors(format: PixelFormat, rgb: [Int]) throws {
         let range: YCbCrRange = if case .nv12(let range) = format { range } else { .video }
-        let encoded = BT709.encode(red: Float(rgb[0]), green: Float(rgb[1]), blue: Float(rgb[2]), range: range)
+        let encoded = BT709.encode(red: UInt8(rgb[0]), green: UInt8(rgb[1]), blue: UInt8(rgb[2]), range: range)
         let source = try makeBuffer(format, width: 32, height: 18) { _, _ in [Int(encoded.y), Int(encoded.cb), Int(encoded.cr)] }
         for pixel in pixels(try scaled(source, to: 10, 6)) {
             #expect(zip([pixel[2], pixel[1], pixel[0]], rgb).allSatisfy { abs(Int($0) - $1) <= 2 }, "\(pixel)")
