@@ -12,19 +12,20 @@ struct BT709Tests {
                 rounded(128 + (red - luma) / 1.5748 * chromaScale))
     }
 
+    /// Every R'G'B' colour whose channels run from 0 to 255 in steps of `step`.
+    static func grid(step: Int) -> [(Int, Int, Int)] {
+        let levels = Array(stride(from: 0, through: 255, by: step))
+        return levels.flatMap { red in levels.flatMap { green in levels.map { blue in (red, green, blue) } } }
+    }
+
     @Test("The fixed-point encode is the floating-point matrix within one code value, over a grid of R'G'B'",
           arguments: [YCbCrRange.video, .full])
     func encodeMatchesTheMatrix(range: YCbCrRange) {
-        var worst = 0
-        for red in stride(from: 0, through: 255, by: 5) {
-            for green in stride(from: 0, through: 255, by: 5) {
-                for blue in stride(from: 0, through: 255, by: 5) {
-                    let ours = BT709.encode(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), range: range)
-                    let expected = Self.reference(red: Double(red), green: Double(green), blue: Double(blue), range: range)
-                    worst = max(worst, abs(Int(ours.y) - expected.y), abs(Int(ours.cb) - expected.cb), abs(Int(ours.cr) - expected.cr))
-                }
-            }
-        }
+        let worst = Self.grid(step: 5).map { red, green, blue in
+            let ours = BT709.encode(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), range: range)
+            let expected = Self.reference(red: Double(red), green: Double(green), blue: Double(blue), range: range)
+            return max(abs(Int(ours.y) - expected.y), abs(Int(ours.cb) - expected.cb), abs(Int(ours.cr) - expected.cr))
+        }.max() ?? 0
         #expect(worst <= 1)
         #expect(BT709.encode(red: 255, green: 255, blue: 255, range: range) == (range == .video ? (235, 128, 128) : (255, 128, 128)))
         #expect(BT709.encode(red: 0, green: 0, blue: 0, range: range) == (range == .video ? (16, 128, 128) : (0, 128, 128)))
@@ -33,16 +34,11 @@ struct BT709Tests {
     @Test("Decoding an encoded colour gives it back within two code values per channel, over a grid of R'G'B'",
           arguments: [YCbCrRange.video, .full])
     func decodeInvertsEncode(range: YCbCrRange) {
-        var worst = 0
-        for red in stride(from: 0, through: 255, by: 15) {
-            for green in stride(from: 0, through: 255, by: 15) {
-                for blue in stride(from: 0, through: 255, by: 15) {
-                    let ycbcr = BT709.encode(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), range: range)
-                    let rgb = BT709.decode(y: ycbcr.y, cb: ycbcr.cb, cr: ycbcr.cr, range: range)
-                    worst = max(worst, abs(Int(rgb.red) - red), abs(Int(rgb.green) - green), abs(Int(rgb.blue) - blue))
-                }
-            }
-        }
+        let worst = Self.grid(step: 15).map { red, green, blue in
+            let ycbcr = BT709.encode(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), range: range)
+            let rgb = BT709.decode(y: ycbcr.y, cb: ycbcr.cb, cr: ycbcr.cr, range: range)
+            return max(abs(Int(rgb.red) - red), abs(Int(rgb.green) - green), abs(Int(rgb.blue) - blue))
+        }.max() ?? 0
         #expect(worst <= 2, "worst \(worst)")
     }
 
