@@ -44,6 +44,9 @@ final class FragmentedMP4Muxer {
         avformat_free_context(format)
     }
 
+    /// Bytes handed to the file so far (each completed fragment is flushed to it at once).
+    var bytesWritten: Int64 { avio_tell(format.pointee.pb) }
+
     /// Writes one encoded packet (its timestamps in the encoder's time base).
     func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(MovieError) {
         av_packet_rescale_ts(packet, encoderTimeBase, stream.pointee.time_base)

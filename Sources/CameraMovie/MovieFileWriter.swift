@@ -33,6 +33,9 @@ public final class MovieFileWriter {
         encoderName = encoder
     }
 
+    /// The file's size so far: every completed fragment (the one being built is in memory).
+    public var bytesWritten: Int64 { muxer.bytesWritten }
+
     /// Encodes `frame` and writes what the encoder has ready.
     public func append(_ frame: Frame) throws(MovieError) {
         let first = firstTime ?? frame.presentationTime

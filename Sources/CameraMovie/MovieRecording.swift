@@ -103,7 +103,7 @@ public final class MovieRecording {
     /// (a `stat` of the file, a `statvfs` of its volume every 30).
     private func sizeLimitReached() throws(MovieError) -> StopReason? {
         guard limits.maximumBytes != nil || limits.minimumFreeBytes != nil else { return nil }
-        let size = (try? FileSystem.status(partialPath))??.byteCount ?? 0
+        let size = writer.bytesWritten
         largestGrowth = max(largestGrowth, size - lastSize)
         lastSize = size
         if let maximum = limits.maximumBytes, size + 2 * largestGrowth > maximum { return .maximumSize }
