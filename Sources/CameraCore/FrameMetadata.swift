@@ -24,11 +24,13 @@ public struct FrameMetadata: Sendable, Hashable {
     /// The power (0…1 of full) the flash fired at during this frame's exposure, or nil when it did
     /// not fire: how a photo finds the frame its flash lit.
     public var flashPower: Double?
+    /// For a raw (bayer16) frame, how its samples become linear colour; nil for processed frames.
+    public var rawCalibration: RawCalibration?
 
     public init(exposureDuration: MediaTime, analogueGain: Double, baseISO: Double, digitalGain: Double = 1,
                 exposureBias: Double = 0, lensPosition: Double = 1, whiteBalanceGains: WhiteBalanceGains = .unity,
                 zoomFactor: Double = 1, flicker: FlickerMode = .off, rowReadoutTime: Double = 0, fNumber: Double = 2,
-                flashPower: Double? = nil) {
+                flashPower: Double? = nil, rawCalibration: RawCalibration? = nil) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
         self.baseISO = baseISO
@@ -41,6 +43,7 @@ public struct FrameMetadata: Sendable, Hashable {
         self.rowReadoutTime = rowReadoutTime
         self.fNumber = fNumber
         self.flashPower = flashPower
+        self.rawCalibration = rawCalibration
     }
 
     /// The ISO speed of the analogue gain.

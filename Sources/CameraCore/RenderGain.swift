@@ -1,0 +1,23 @@
+import Foundation
+
+/// How the image pipeline places a frame's subject in the picture, as auto-exposure decides it
+/// for that frame: the subject's level in the developed linear frame, and the EV it is moved by.
+/// The sensor exposure protects the highlights; this gain lifts the subject (and the shadows
+/// with it) into view, and the tone mapper keeps what is brighter from clipping.
+public struct RenderGain: Sendable, Hashable {
+    /// The subject's linear level in the developed frame (1 is the sensor's white level).
+    public var subjectLevel: Double
+    /// EV the subject is moved by: it ends at `subjectLevel × 2^ev` in the output.
+    public var ev: Double
+
+    public init(subjectLevel: Double, ev: Double) {
+        self.subjectLevel = subjectLevel
+        self.ev = ev
+    }
+
+    /// No gain: the frame rendered as the sensor saw it.
+    public static let none = RenderGain(subjectLevel: 0.18, ev: 0)
+
+    /// The subject's output level (linear).
+    public var outputLevel: Double { subjectLevel * pow(2, ev) }
+}
