@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
+        .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCodecs"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
@@ -73,6 +74,7 @@ let package = Package(
 
         .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
+        .testTarget(name: "CameraISPTests", dependencies: ["CameraISP"]),
         .testTarget(name: "CameraMeteringTests", dependencies: ["CameraMetering", "CameraSimulated"]),
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),

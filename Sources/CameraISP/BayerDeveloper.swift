@@ -1,0 +1,136 @@
+import CameraCore
+
+/// Develops a bayer16 RGGB mosaic into linear Rec. 709: black subtracted, scaled so that the white
+/// level is 1, white balance and digital gain applied, clipped, demosaiced bilinearly, then the
+/// colour matrix.
+///
+/// Clipping: every sample is capped at the neutral white `clipLevel` = digital gain × the smallest
+/// white-balance gain, the level at which the first channel of a grey clips. A sample at the white
+/// level reaches it in every channel, so a blown highlight is (clip, clip, clip) — white, since
+/// the matrix rows sum to 1 — rather than the magenta its unequal channel gains would make.
+///
+/// Bilinear demosaic: each missing colour is the mean of its nearest two or four samples. Rows are
+/// normalised once into a ring of three, the image's edges mirrored (a mirror about the first or
+/// last pixel keeps the colour of each site), then each output row reads its three source rows
+/// eight pixels at a time.
+struct BayerDeveloper {
+    /// Three normalised mosaic rows, each `margin` values of mirror on both sides.
+    private var rows: [Float] = []
+    private var rowLength = 0
+    /// Columns of mirror before and after a row: one is read, eight keep the loads aligned.
+    private static let margin = 8
+
+    mutating func develop(_ buffer: PixelBuffer, significantBits: Int, metadata: FrameMetadata,
+                          into image: inout LinearImage) throws(ISPError) {
+        guard let calibration = metadata.rawCalibration else { throw .missingRawCalibration(buffer.format) }
+        guard calibration.whiteLevel < 1 << significantBits else {
+            throw .whiteLevelOutOfRange(whiteLevel: calibration.whiteLevel, significantBits: significantBits)
+        }
+        image.resize(width: buffer.width, height: buffer.height)
+        let gains = metadata.whiteBalanceGains
+        let unit = metadata.digitalGain / Double(calibration.whiteLevel - calibration.blackLevel)
+        let normalisation = Normalisation(
+            black: Float(calibration.blackLevel),
+            scale: SIMD3(Float(gains.red * unit), Float(gains.green * unit), Float(gains.blue * unit)),
+            clip: Float(metadata.digitalGain * min(gains.red, gains.green, gains.blue)))
+        image.clipLevel = normalisation.clip
+        let matrix = ColorMatrix(calibration.colorMatrix)
+        rowLength = image.stride + 2 * BayerDeveloper.margin
+        if rows.count != 3 * rowLength { rows = [Float](repeating: 0, count: 3 * rowLength) }
+        let (width, height, stride, rowLength) = (buffer.width, buffer.height, image.stride, rowLength)
+        let source = PlaneBytes(buffer, plane: 0)
+        rows.withUnsafeMutableBufferPointer { rows in
+            let ring = rows.baseAddress! + BayerDeveloper.margin
+            func slot(_ y: Int) -> UnsafeMutablePointer<Float> { ring + (y % 3) * rowLength }
+            func normalise(_ y: Int) {
+                normalisation.row(source.row(y), y: y, width: width, stride: stride, into: slot(y))
+            }
+            normalise(0)
+            normalise(min(1, height - 1))
+            image.withMutablePlanes { planes in
+                for y in 0..<height {
+                    if y + 1 < height && y >= 1 { normalise(y + 1) }
+                    let above = slot(y == 0 ? min(1, height - 1) : y - 1)
+                    let below = slot(y + 1 < height ? y + 1 : max(height - 2, 0))
+                    BayerDeveloper.demosaicRow(above: above, center: slot(y), below: below, evenRow: y.isMultiple(of: 2),
+                                               matrix: matrix, into: planes, at: y * planes.stride, count: planes.stride)
+                }
+            }
+        }
+        image.fillPadding()
+    }
+
+    /// Bilinear RGGB interpolation and the colour matrix for one row, eight pixels at a time.
+    private static func demosaicRow(above: UnsafePointer<Float>, center: UnsafePointer<Float>, below: UnsafePointer<Float>,
+                                    evenRow: Bool, matrix: ColorMatrix, into planes: LinearImage.MutablePlanes, at offset: Int,
+                                    count: Int) {
+        let even = SIMD8<Float>(1, 0, 1, 0, 1, 0, 1, 0), odd = 1 - even
+        for x in Swift.stride(from: 0, to: count, by: 8) {
+            let own = load(center + x)
+            let horizontal = (load(center + x - 1) + load(center + x + 1)) * 0.5
+            let vertical = (load(above + x) + load(below + x)) * 0.5
+            let cross = (horizontal + vertical) * 0.5
+            let diagonal = (load(above + x - 1) + load(above + x + 1) + load(below + x - 1) + load(below + x + 1)) * 0.25
+            // Even rows are R G R G …, odd rows G B G B …; `even` marks the even columns.
+            let r, g, b: SIMD8<Float>
+            if evenRow {
+                (r, g, b) = (own * even + horizontal * odd, cross * even + own * odd, diagonal * even + vertical * odd)
+            } else {
+                (r, g, b) = (vertical * even + diagonal * odd, own * even + cross * odd, horizontal * even + own * odd)
+            }
+            let rgb = matrix.apply(red: r, green: g, blue: b)
+            planes.store(offset + x, red: rgb.red, green: rgb.green, blue: rgb.blue)
+        }
+    }
+}
+
+/// A 3×3 colour matrix with each entry broadcast to eight lanes, built once per frame.
+private struct ColorMatrix {
+    let m0, m1, m2, m3, m4, m5, m6, m7, m8: SIMD8<Float>
+
+    init(_ matrix: [Double]) {
+        func entry(_ i: Int) -> SIMD8<Float> { SIMD8(repeating: Float(matrix[i])) }
+        (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (entry(0), entry(1), entry(2), entry(3), entry(4), entry(5), entry(6), entry(7), entry(8))
+    }
+
+    /// The matrix times (`red`, `green`, `blue`), negative results (colours outside Rec. 709) set to 0.
+    @inline(__always)
+    func apply(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>)
+        -> (red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>) {
+        let zero = SIMD8<Float>(repeating: 0)
+        return (pointwiseMax(m0 * r + m1 * g + m2 * b, zero), pointwiseMax(m3 * r + m4 * g + m5 * b, zero),
+                pointwiseMax(m6 * r + m7 * g + m8 * b, zero))
+    }
+}
+
+/// Raw samples to normalised, white-balanced, clipped values: (raw − black) × `scale` of the
+/// sample's colour, within 0…`clip`.
+private struct Normalisation {
+    let black: Float
+    /// Per channel (red, green, blue): white balance × digital gain / (white − black).
+    let scale: SIMD3<Float>
+    let clip: Float
+
+    /// Normalises mosaic row `y` (`width` samples) into `row`, then mirrors it into the margin
+    /// and out to `stride` + 1.
+    func row(_ source: UnsafePointer<UInt8>, y: Int, width: Int, stride: Int, into row: UnsafeMutablePointer<Float>) {
+        let even = SIMD8<Float>(1, 0, 1, 0, 1, 0, 1, 0)
+        // R G on even rows, G B on odd rows.
+        let (first, second) = y.isMultiple(of: 2) ? (scale.x, scale.y) : (scale.y, scale.z)
+        let scales = SIMD8<Float>(repeating: second) + (first - second) * even
+        let black = SIMD8<Float>(repeating: black), zero = SIMD8<Float>(repeating: 0), clip = SIMD8<Float>(repeating: clip)
+        let samples = UnsafeRawPointer(source)
+        for x in Swift.stride(from: 0, to: width, by: 8) {
+            let raw = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: samples.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt16>.self)))
+            let value = (raw - black) * scales
+            UnsafeMutableRawPointer(row + x).storeBytes(of: value.clamped(lowerBound: zero, upperBound: clip), as: SIMD8<Float>.self)
+        }
+        for x in width..<(stride + 1) { row[x] = row[max(2 * (width - 1) - x, 0)] }
+        row[-1] = row[min(1, width - 1)]
+    }
+}
+
+@inline(__always)
+private func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+}

@@ -1,0 +1,55 @@
+import CameraCore
+
+/// The image pipeline: turns a camera frame into the picture the user sees. One per stream; it
+/// keeps its storage between frames, so in the steady state it allocates nothing.
+///
+/// ```
+///  Frame ─► develop ─► developed: LinearImage (linear Rec. 709, 1 = the sensor's white)
+///    bayer16: black, white level, WB + digital gain, clip, bilinear demosaic, colour matrix
+///    bgra8, nv12, yuyv422, gray8: BT.709 → R'G'B', sRGB decode
+///
+///  developed ─► render(RenderGain, ToneMapping) ─► PixelBuffer (bgra8, nv12, yuyv422, gray8)
+///    .local: guided-filter base of log luminance through the tone curve, detail kept
+///    .global: the tone curve per pixel
+///
+///  developed ─► renderMeteringView ─► the frame as the sensor saw it (no gain), for the meter
+/// ```
+///
+/// The auto-exposure exposes the sensor for the highlights and says in each `RenderGain` where
+/// the subject is and how far to lift it; `ToneCurve` lifts it and the shadows by that much and
+/// compresses what is brighter so that the sensor's white stays just white.
+public struct ImagePipeline {
+    /// The last frame `develop` produced.
+    public private(set) var developed = LinearImage()
+    private var bayer = BayerDeveloper()
+    private var toneMapper = ToneMapper()
+
+    public init() {}
+
+    /// Develops `frame` into `developed`. A bayer16 frame needs `metadata.rawCalibration`.
+    public mutating func develop(_ frame: Frame) throws(ISPError) {
+        switch frame.buffer.format {
+        case .bayer16(_, let bits):
+            try bayer.develop(frame.buffer, significantBits: bits, metadata: frame.metadata, into: &developed)
+        case .bgra8, .nv12, .yuyv422, .gray8:
+            ProcessedFrameDecoder.decode(frame.buffer, into: &developed)
+        }
+    }
+
+    /// Renders `developed` into `output` (its size; bgra8, nv12, yuyv422 or gray8), the subject
+    /// placed as `rendering` says.
+    public mutating func render(_ rendering: RenderGain, toneMapping: ToneMapping = .local,
+                                into output: PixelBuffer) throws(ISPError) {
+        let developedSize = PixelSize(width: developed.width, height: developed.height)
+        guard output.width == developed.width && output.height == developed.height else {
+            throw .sizeMismatch(output: PixelSize(width: output.width, height: output.height), developed: developedSize)
+        }
+        toneMapper.render(developed, gain: rendering, toneMapping: toneMapping, into: try OutputEncoder(output))
+    }
+
+    /// Renders `developed` with no gain and no tone mapping, sRGB-encoded, into `output`
+    /// (normally bgra8): the view the auto-exposure meters, as it meters a processed frame.
+    public mutating func renderMeteringView(into output: PixelBuffer) throws(ISPError) {
+        try render(.none, toneMapping: .global, into: output)
+    }
+}

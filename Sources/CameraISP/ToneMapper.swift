@@ -1,0 +1,121 @@
+import CameraCore
+
+/// Renders a developed frame through the tone curve into an output buffer, two rows at a time:
+/// each pixel's RGB times its gain 2^(f(base) − base), sRGB-encoded by table into `EncodedRows`,
+/// then written in the buffer's format by `OutputEncoder`.
+///
+/// The base is the guided filter's for `.local` and the pixel's own log luminance for `.global`;
+/// an identity curve (`RenderGain.none`, global) skips the luminance and gain altogether.
+struct ToneMapper {
+    private var filter = GuidedBaseFilter()
+    private var rows = EncodedRows()
+
+    mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder) {
+        let curve = ToneCurve(gain, clipLevel: image.clipLevel)
+        rows.resize(stride: image.stride)
+        if toneMapping == .local && !curve.isIdentity {
+            filter.compute(image)
+            let filter = filter
+            filter.rowsA.withUnsafeBufferPointer { rowsA in
+                filter.rowsB.withUnsafeBufferPointer { rowsB in
+                    renderRows(image, encoder) { y in
+                        let (top, bottom, weight) = filter.rows(for: y)
+                        return LocalGain(curve: curve, topA: rowsA.baseAddress! + top * image.stride,
+                                         bottomA: rowsA.baseAddress! + bottom * image.stride,
+                                         topB: rowsB.baseAddress! + top * image.stride,
+                                         bottomB: rowsB.baseAddress! + bottom * image.stride, weight: SIMD8(repeating: weight))
+                    }
+                }
+            }
+        } else if curve.isIdentity {
+            renderRows(image, encoder) { _ in UnityGain() }
+        } else {
+            renderRows(image, encoder) { _ in GlobalGain(curve: curve) }
+        }
+    }
+
+    /// Every row pair of `image`, each row with the gain `gainOfRow(y)`, into `encoder`.
+    private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, gainOfRow: (Int) -> Gain) {
+        SRGBEncodeTable.table.withUnsafeBufferPointer { table in
+            image.withPlanes { planes in
+                rows.withRows { rows in
+                    var y = 0
+                    while y < image.height {
+                        let count = min(2, image.height - y)
+                        for row in 0..<count {
+                            ToneMapper.renderRow(planes, at: (y + row) * planes.stride, count: planes.stride, gain: gainOfRow(y + row),
+                                                 table: table.baseAddress!, into: rows, row: row)
+                        }
+                        encoder.write(rows, count: count, at: y)
+                        y += count
+                    }
+                }
+            }
+        }
+    }
+
+    /// One row: eight pixels at a time, RGB × gain, then the table lookups (scalar: there is no
+    /// portable vector gather).
+    @inline(__always)
+    private static func renderRow<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
+                                                   table: UnsafePointer<UInt8>, into rows: EncodedRows.Rows, row: Int) {
+        let (red, green, blue) = (rows.plane(row, 0), rows.plane(row, 1), rows.plane(row, 2))
+        for x in Swift.stride(from: 0, to: count, by: 8) {
+            let pixels = planes.load(offset &+ x)
+            let factor = gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x)
+            let r = SRGBEncodeTable.index(pixels.red * factor)
+            let g = SRGBEncodeTable.index(pixels.green * factor)
+            let b = SRGBEncodeTable.index(pixels.blue * factor)
+            for lane in 0..<8 {
+                red[x &+ lane] = table[Int(r[lane])]
+                green[x &+ lane] = table[Int(g[lane])]
+                blue[x &+ lane] = table[Int(b[lane])]
+            }
+        }
+    }
+}
+
+/// The linear gain of eight pixels, from their RGB and their column.
+protocol PixelGain {
+    func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float>
+}
+
+/// No gain: the frame as developed.
+private struct UnityGain: PixelGain {
+    @inline(__always)
+    func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> { SIMD8(repeating: 1) }
+}
+
+/// The curve on each pixel's own log luminance.
+private struct GlobalGain: PixelGain {
+    let curve: ToneCurve
+    let luminance = Luminance()
+
+    @inline(__always)
+    func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
+        FastMath.exp2(curve.log2Gain(luminance.log2(red: red, green: green, blue: blue)))
+    }
+}
+
+/// The curve on the guided filter's base a·L + b, a and b interpolated between the two
+/// upsampled low-resolution rows around this row.
+private struct LocalGain: PixelGain {
+    let curve: ToneCurve
+    let luminance = Luminance()
+    let topA, bottomA, topB, bottomB: UnsafePointer<Float>
+    /// The bottom row's weight.
+    let weight: SIMD8<Float>
+
+    @inline(__always)
+    func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
+        let top = (load(topA + x), load(topB + x)), bottom = (load(bottomA + x), load(bottomB + x))
+        let a = top.0 + (bottom.0 - top.0) * weight, b = top.1 + (bottom.1 - top.1) * weight
+        let base = a * luminance.log2(red: red, green: green, blue: blue) + b
+        return FastMath.exp2(curve.log2Gain(base))
+    }
+
+    @inline(__always)
+    private func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+    }
+}
