@@ -31,6 +31,7 @@ struct CaptureLoop: Sendable {
     /// The flash photo being taken, and the request it answers.
     var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
     private var analyzer = StreamAnalyzer()
+    private var renderer = StreamRenderer()
     private var gaps = SequenceGapTracker()
 
     init(device: any CaptureDevice, routes: [OutputRoute], streamIndex: Int, retryInterval: Duration,
@@ -84,8 +85,8 @@ struct CaptureLoop: Sendable {
         return .cancelled(engine)
     }
 
-    /// Analyses `frame`, runs the 3A engine (and a flash photo's steps) and sends the frame to
-    /// every output, after reporting the frames missing before it.
+    /// Analyses `frame`, runs the 3A engine (and a flash photo's steps), renders its picture and
+    /// sends it to every output, after reporting the frames missing before it.
     private mutating func process(_ frame: Frame) throws(CaptureError) {
         for missing in gaps.missingBefore(frame.sequenceNumber) {
             fanOut(DroppedFrame(reason: .discontinuity, sequenceNumber: missing))
@@ -93,10 +94,11 @@ struct CaptureLoop: Sendable {
         }
         let statistics: FrameStatistics
         var controls: SensorControls
+        let metered = try renderer.meteringFrame(frame)
         do {
-            statistics = try analyzer.analyze(frame.buffer)
+            statistics = try analyzer.analyze(metered.buffer)
             startFlashPhoto(frame.metadata)
-            controls = try engine.update(frame, statistics: statistics, settings: device.settingsStore)
+            controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore)
         } catch {
             throw .invalidConfiguration("\(error)")
         }
@@ -107,10 +109,15 @@ struct CaptureLoop: Sendable {
         } catch {
             throw .deviceFailure(device: device.uniqueID, detail: "\(error)")
         }
+        guard let picture = try renderer.picture(frame, gain: engine.renderGain, toneMapping: device.settings.toneMapping) else {
+            fanOut(DroppedFrame(reason: .outOfBuffers, sequenceNumber: frame.sequenceNumber))
+            flashFrameLost()
+            return
+        }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
         let captured = routes.map { route in
-            CapturedFrame(frame: frame, statistics: statistics, threeA: status, frameDuration: frameDuration,
+            CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
                           connection: route.connection, streamIndex: streamIndex, flash: flash)
         }
         finishFlashPhoto(flashStep, frames: captured)

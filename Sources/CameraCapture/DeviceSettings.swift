@@ -1,4 +1,5 @@
 import CameraCore
+import CameraISP
 import CameraExposure
 import CameraMetering
 
@@ -30,6 +31,8 @@ public struct DeviceSettings: Sendable, Equatable {
     public var zoomFactor = 1.0
     /// 0 (off) … 1; only on devices with a torch.
     public var torchLevel = 0.0
+    /// How pictures are tone-mapped: `.local` (HDR on, the default) or `.global` (the plain curve).
+    public var toneMapping = ToneMapping.local
 
     public init(activeFormat: DeviceFormat, frameRate: Double? = nil) {
         self.activeFormat = activeFormat

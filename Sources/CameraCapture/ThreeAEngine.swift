@@ -52,6 +52,9 @@ public struct ThreeAEngine: Sendable {
         return shortest...max(shortest, min(capabilities.exposureDuration.upperBound, 1 / frameRate))
     }
 
+    /// How the image pipeline renders the last frame: auto-exposure's lift of the subject.
+    public var renderGain: RenderGain { controls.exposure.renderGain }
+
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {
         ThreeAStatus(exposureState: controls.exposure.state, exposureError: controls.exposure.evError,

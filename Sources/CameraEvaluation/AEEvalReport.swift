@@ -38,13 +38,16 @@ public enum AEEvalReport {
         var rows = ""
         for result in results {
             let good = abs(result.subjectEvError) <= ExposureVerdict.subjectTolerance
-            // The budget's answer is neither good nor bad: it waits on how the bound is read there.
-            let verdictClass = result.verdict.map { $0.meetsBound ? " class=\"good\"" : $0 == .miss ? " class=\"bad\"" : "" } ?? ""
+            let verdictClass = result.verdict.meetsBound ? " class=\"good\"" : " class=\"bad\""
+            let clippedClass = result.clippedFraction > SunAwareExposure.highlightBudget && !result.subjectWon ? " class=\"bad\"" : ""
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
-                + "<td\(breaksBudget(result) ? " class=\"bad\"" : "")>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
-                + "<td>\(result.oscillations)</td><td>\(AEEvalTable.describeBudgetCost(result.highlightBudgetCost))</td>"
-                + "<td\(verdictClass)>\(result.verdict?.label ?? "—")</td></tr>\n"
+                + "<td\(clippedClass)>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
+                + "<td>\(String(format: "%.1f%%", result.crushedFraction * 100))</td>"
+                + "<td>\(result.oscillations)</td><td>\(String(format: "%+.2f", result.sensorExposureEV))</td>"
+                + "<td>\(String(format: "%+.2f", result.renderGainEV))</td>"
+                + "<td>\(result.tmqi.map { String(format: "%.3f", $0) } ?? "—")</td>"
+                + "<td\(verdictClass)>\(result.verdict.label)\(result.atDeviceLimit ? " (at the camera's limit)" : "")</td></tr>\n"
         }
         let summaries = ExposureVerdict.summaries(of: results).map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
         let encoder = try JPEGEncoder()
@@ -78,16 +81,18 @@ public enum AEEvalReport {
         figcaption { font-size: 12px }
         </style></head><body>
         <h1>CameraSun closed-loop auto-exposure evaluation</h1>
-        <p>Simulated camera, each scene × algorithm in closed loop. Subject ΔEV is log2 of the subject's mean
-        linear output over 0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped is the
-        non-sun clipped fraction, in red where it breaks the 2% budget although keeping to it would cost
-        the subject no more than 1 EV (budget cost, measured on ground truth). The verdict: within the
-        bound (the subject within ⅓ EV, no more than 2% clipped), the subject winning (within ⅓ EV where
-        keeping to 2% would cost it more than 1 EV), the budget's answer (keeping to 2% costs between ⅓
-        and 1 EV, and the run kept to it with the subject that far under, within ⅓ EV), or missed. Each scene shows itself at the exposure that puts the subject at its
-        intent, then every algorithm's last frame, the subject outlined.
+        <p>Simulated camera, each scene × algorithm in closed loop, judged on the output picture (what the
+        viewfinder and a photo show). Subject ΔEV is log2 of the subject's mean linear output over
+        0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped (≥ 250/255) and crushed (≤ 5/255)
+        are fractions of the output outside light sources, clipped in red where it breaks the 2% budget.
+        Sensor EV is the settled exposure (log2 s at base ISO), render EV the lift the tone mapper gave the
+        subject, TMQI the output's quality against the scene radiance. The verdict: within the bound (the
+        subject within ⅓ EV, no more than 2% clipped), the subject winning (within ⅓ EV where it needed
+        more lift than the sensor's noise allows, the sensor exposure raised for it), or missed. Each scene
+        shows itself at the exposure that puts the subject at its intent, then every algorithm's last
+        frame, the subject outlined.
         Legend: \(EvaluatedAlgorithm.allCases.sorted { $0.rawValue < $1.rawValue }.map { "<span style=\"color:\(colour($0))\">■ \($0.rawValue)</span>" }.joined(separator: " "))</p>
-        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>oscillations</th><th>budget cost (EV)</th><th>verdict</th></tr>
+        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>crushed</th><th>oscillations</th><th>sensor EV</th><th>render EV</th><th>TMQI</th><th>verdict</th></tr>
         \(rows)</table>
         <ul>
         \(summaries)
@@ -105,25 +110,7 @@ public enum AEEvalReport {
         text += escape(section.why)
         text += String(format: " Its mean stands %.2f EV above its median: the more, the more its brightest parts weigh in"
                        + " subject ΔEV against its typical pixel.", abs(section.meanOverMedian) < 0.005 ? 0 : section.meanOverMedian)
-        // Every run of a scene carries the scene's budget cost.
-        return text + budgetRule(section.results.first?.highlightBudgetCost)
-    }
-
-    /// Whether `result` clips more than the budget where keeping to it costs the subject no more
-    /// than 1 EV: there the budget wins, so the clipping is a fault, not the subject-wins price.
-    static func breaksBudget(_ result: ClosedLoopEvaluation.Result) -> Bool {
-        guard let cost = result.highlightBudgetCost else { return false }
-        return result.clippedFraction > SunAwareExposure.highlightBudget && cost <= SunAwareExposure.subjectWinsMargin
-    }
-
-    /// What the highlight budget's rule asks of the scene, from its `highlightBudgetCost`.
-    static func budgetRule(_ cost: Double?) -> String {
-        guard let cost else { return " The highlight budget's cost was not measured." }
-        if cost == 0 { return " At its intent, no more than 2% outside the sun clips." }
-        let amount = AEEvalTable.describeBudgetCost(cost)
-        return cost > SunAwareExposure.subjectWinsMargin
-            ? " Keeping to 2% of clipping outside the sun would cost the subject \(amount) EV, more than 1 EV: the subject wins, and the clipping is the price."
-            : " Keeping to 2% of clipping outside the sun costs the subject \(amount) EV, no more than 1 EV: the highlight budget wins, so the rule wants the subject that far under, with 2% clipped."
+        return text
     }
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }

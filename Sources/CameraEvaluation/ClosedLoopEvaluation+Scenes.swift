@@ -1,7 +1,6 @@
 extension ClosedLoopEvaluation {
-    /// Runs each algorithm on each scene in turn and measures each scene's `highlightBudgetCost`
-    /// on the view its first run ends on; with `references`, also the report's reference frame of
-    /// each scene. `progress` hears "ae-eval SCENE × ALGORITHM (k/n)" before each run.
+    /// Runs each algorithm on each scene in turn; with `references`, also the report's reference
+    /// frame of each scene. `progress` hears "ae-eval SCENE × ALGORITHM (k/n)" before each run.
     public func evaluate(_ scenes: [EvaluatedScene], algorithms: [EvaluatedAlgorithm], references: Bool,
                          progress: (String) -> Void = { _ in }) async throws -> [AEEvalReport.Section] {
         var sections: [AEEvalReport.Section] = []
@@ -11,8 +10,6 @@ extension ClosedLoopEvaluation {
                 progress("ae-eval \(entry.scene.name) × \(algorithm.rawValue) (\(index * algorithms.count + runs.count + 1)/\(scenes.count * algorithms.count))")
                 runs.append(try await run(entry.scene, algorithm: algorithm.make()))
             }
-            let budgetCost = try await highlightBudgetCost(entry.scene, at: runs.first?.samples.last?.time ?? 0)
-            for run in runs.indices { runs[run].highlightBudgetCost = budgetCost }
             sections.append(AEEvalReport.Section(scene: entry.scene.name, why: entry.why, subject: entry.subject,
                                                  intent: entry.scene.subjectIntent,
                                                  meanOverMedian: entry.scene.subjectMeanOverMedian(viewSize: size),

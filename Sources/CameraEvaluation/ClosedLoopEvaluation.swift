@@ -1,13 +1,20 @@
 import CameraCapture
 import CameraCore
 import CameraExposure
+import CameraISP
 import CameraMetering
 import CameraSimulated
 import Foundation
 
-/// Runs an exposure algorithm in closed loop on the simulated camera and judges it against the
-/// scene's ground truth: how fast it settles, whether it oscillates, how far the subject ends from
-/// its intended exposure, and how much outside the sun clips.
+/// Runs an exposure algorithm in closed loop on the simulated camera and judges the picture the
+/// user sees against the scene's ground truth: how fast it settles, whether it oscillates, how far
+/// the subject ends from its intended exposure in the output, and how much of the rest clips or
+/// crushes there.
+///
+/// The camera hands out raw frames; CameraSun's image pipeline develops each, the algorithm meters
+/// the developed frame and decides the sensor exposure and the render gain, and the pipeline
+/// renders the output with them — the local tone mapper for the sun AE with `--hdr on`, the plain
+/// global curve otherwise (the classic loops, which set the sensor for the picture, render at no gain).
 public struct ClosedLoopEvaluation {
     /// One frame of the run.
     struct Sample: Encodable {
@@ -16,9 +23,12 @@ public struct ClosedLoopEvaluation {
         let time: Double
         /// log2 of the frame's total exposure (seconds at base sensitivity).
         let exposureEV: Double
+        /// The EV the image pipeline lifted the subject by on this frame.
+        let renderGainEV: Double
         /// log2(subject's mean linear output ÷ (0.18 × 2^intent)).
         let subjectEV: Double
         let clippedFraction: Double
+        let crushedFraction: Double
     }
 
     /// The figures of one scene × algorithm (the `--json` row of CLI.md).
@@ -27,28 +37,36 @@ public struct ClosedLoopEvaluation {
         let algorithm: String
         /// Frames until the exposure stays within ⅙ EV of its final (settled) value.
         let convergeFrames: Int
-        /// Subject ΔEV averaged over the last `settledFrames` frames.
+        /// Output subject ΔEV averaged over the last `settledFrames` frames.
         let subjectEvError: Double
-        /// Non-sun clipped fraction of the output over the last `settledFrames` frames.
+        /// Fraction of the output outside light sources at ≥ 250/255, over the last `settledFrames` frames.
         let clippedFraction: Double
+        /// Fraction of the output outside light sources at ≤ 5/255, then.
+        let crushedFraction: Double
         /// Sign changes of the exposure error beyond ⅙ EV after first converging.
         let oscillations: Int
+        /// The settled sensor exposure (log2 of seconds at base sensitivity) and render gain (EV).
+        let sensorExposureEV: Double
+        let renderGainEV: Double
+        /// Whether the settled exposure sits at the camera's shortest or longest: the figures then
+        /// measure the camera's range, not the algorithm.
+        let atDeviceLimit: Bool
+        /// Whether the subject needed more lift than `SunAwareExposure.maximumLift` and won over
+        /// the highlights (their clipping is then the rule's price, marked in the verdict).
+        let subjectWon: Bool
+        /// The subject's signal-to-noise ratio in the last frame, from its electrons at the sensor.
+        let subjectSnrDb: Double
+        /// TMQI of the last output frame against the scene's radiance (nil when not measured).
+        var tmqi: Double?
+        /// The run against the output-referred bound.
+        let verdict: ExposureVerdict
         let samples: [Sample]
-        /// The scene's `highlightBudgetCost`, set by the caller (it is the scene's, not the run's).
-        var highlightBudgetCost: Double? {
-            didSet {
-                verdict = highlightBudgetCost.map {
-                    ExposureVerdict(subjectEV: subjectEvError, clippedFraction: clippedFraction, budgetCost: $0)
-                }
-            }
-        }
-        /// The run against the exposure bound, once `highlightBudgetCost` is known.
-        private(set) var verdict: ExposureVerdict?
         /// The last frame, shrunk for the report.
         var thumbnail: PixelBuffer?
 
         enum CodingKeys: String, CodingKey {
-            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, oscillations, highlightBudgetCost, verdict
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, crushedFraction, oscillations, tmqi,
+                 subjectSnrDb, sensorExposureEV, renderGainEV, atDeviceLimit, verdict
         }
     }
 
@@ -68,22 +86,26 @@ public struct ClosedLoopEvaluation {
     }
 
     static let settledFrames = 10
-    /// How far under its intent `highlightBudgetCost` looks for an exposure within the budget.
-    static let budgetSearchDepth = 8.0
     /// The largest thumbnail of a run's last frame.
     static let thumbnailBound = PixelSize(width: 240, height: 180)
     static let tolerance = 1.0 / 6
+    /// The raw format the evaluated camera delivers.
+    static let rawFormat = PixelFormat.bayer16(.rggb, significantBits: 12)
 
     let frameCount: Int
     let size: PixelSize
     /// The simulated camera's noise seed.
     let seed: UInt64
+    /// How the sun AE's frames are tone-mapped: `.local` (`--hdr on`) or `.global`.
+    let toneMapping: ToneMapping
 
-    /// An evaluation of `frameCount` frames of `size` on the simulated camera, its noise from `seed`.
-    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1) {
+    /// An evaluation of `frameCount` frames of `size` on the simulated camera, its noise from
+    /// `seed`, the sun AE's output tone-mapped by `toneMapping`.
+    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1, toneMapping: ToneMapping = .local) {
         self.frameCount = frameCount
         self.size = size
         self.seed = seed
+        self.toneMapping = toneMapping
     }
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
@@ -91,80 +113,74 @@ public struct ClosedLoopEvaluation {
         var algorithm = algorithm
         let camera = try makeCamera(scene)
         let program = exposureProgram(of: camera)
+        var pipeline = ImagePipeline()
         var analyzer = StreamAnalyzer()
         var samples: [Sample] = []
-        var thumbnail: PixelBuffer?
+        var last: (frame: Frame, output: PixelBuffer, truth: SimulatedGroundTruth)?
+        let metering = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
         try camera.startStreaming()
         for index in 0..<frameCount {
             let frame = try await camera.nextFrame()
-            let statistics = try analyzer.analyze(frame.buffer)
+            try pipeline.develop(frame)
+            try pipeline.renderMeteringView(into: metering)
+            let statistics = try analyzer.analyze(metering)
             let settings = program.split(algorithm.update(statistics, metadata: frame.metadata))
             try camera.updateControls { $0.setExposure(settings) }
+            let gain = algorithm.renderGain
+            let output = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+            try pipeline.render(gain, toneMapping: gain == .none ? .global : toneMapping, into: output)
             let truth = camera.groundTruth(for: frame)
-            let output = GroundTruthReading(frame.buffer, truth: truth)
+            let reading = GroundTruthReading(output, truth: truth)
             samples.append(Sample(frame: index, time: frame.presentationTime.seconds, exposureEV: log2(frame.metadata.totalExposure),
-                                  subjectEV: ClosedLoopEvaluation.subjectEV(output, truth: truth),
-                                  clippedFraction: output.nonSunClippedFraction))
-            if index == frameCount - 1 { thumbnail = try PreviewScaler.scaled(frame.buffer, within: Self.thumbnailBound) }
+                                  renderGainEV: gain.ev, subjectEV: ClosedLoopEvaluation.subjectEV(reading, truth: truth),
+                                  clippedFraction: reading.nonSunClippedFraction, crushedFraction: reading.nonSunCrushedFraction))
+            last = (frame, output, truth)
         }
-        var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name)
-        result.thumbnail = thumbnail
+        guard let last else { throw EvaluationError.invalidInput("an evaluation needs at least one frame") }
+        let limits = (program.minimumTotal, program.maximumTotal)
+        let atLimit = last.frame.metadata.totalExposure <= limits.0 * 1.01 || last.frame.metadata.totalExposure >= limits.1 * 0.99
+        var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name, atDeviceLimit: atLimit,
+                                                subjectSnrDb: subjectSNR(pipeline, frame: last.frame, truth: last.truth, camera: camera))
+        result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
         return result
     }
 
+    /// The subject's SNR in dB at the sensor: its mean developed level in electrons `e`, shot and
+    /// read noise, 20·log10(e / √(e + read²)).
+    private func subjectSNR(_ pipeline: ImagePipeline, frame: Frame, truth: SimulatedGroundTruth, camera: SimulatedCamera) -> Double {
+        let developed = pipeline.developed
+        var sum = 0.0, count = 0
+        for y in 0..<developed.height {
+            for x in 0..<developed.width where truth.subjectMask[y * developed.width + x] == 1 {
+                let rgb = developed[x, y]
+                sum += Double(BT709.redWeight * rgb.x + BT709.greenWeight * rgb.y + BT709.blueWeight * rgb.z)
+                count += 1
+            }
+        }
+        let level = count > 0 ? sum / Double(count) : 0
+        let electrons = max(level, 0) * camera.sensor.fullWellElectrons / frame.metadata.analogueGain
+        let read = camera.sensor.readNoiseElectrons
+        return 20 * log10(max(electrons, 1e-6) / (electrons + read * read).squareRoot())
+    }
+
     /// A thumbnail of `scene`'s first frame at its reference exposure, the subject exactly at its
-    /// intent: what subject ΔEV 0 looks like, to judge the subject and intent by.
+    /// intent, rendered with the plain curve: what subject ΔEV 0 looks like, to judge the subject
+    /// and intent by.
     func referenceThumbnail(_ scene: SimulatedScene) async throws -> PixelBuffer {
         let camera = try makeCamera(scene)
         let settings = exposureProgram(of: camera).split(scene.referenceExposure(viewSize: size, sensor: camera.sensor))
         try camera.updateControls { $0.setExposure(settings) }
         try camera.startStreaming()
-        return try PreviewScaler.scaled(try await camera.nextFrame().buffer, within: Self.thumbnailBound)
+        var pipeline = ImagePipeline()
+        try pipeline.develop(try await camera.nextFrame())
+        let output = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+        try pipeline.render(.none, toneMapping: .global, into: output)
+        return try PreviewScaler.scaled(output, within: Self.thumbnailBound)
     }
 
-    /// How far (EV) `scene`'s subject must go under its intent for the non-sun clipped fraction
-    /// to stay within the 2% highlight budget, measured on ground truth by bisection over fixed
-    /// exposures: 0 when the intent is within it, `budgetSearchDepth` when not even that far under
-    /// is. A panning scene is measured on its view at `time`, held still: pass a run's last frame's,
-    /// the view its ΔEV and clipping are judged on. The rule: up to 1 EV the budget wins,
-    /// beyond it the subject does — so a run clipping more than 2% is the subject-wins case only
-    /// where this is over 1 EV.
-    func highlightBudgetCost(_ scene: SimulatedScene, at time: Double = 0) async throws -> Double {
-        let scene = scene.heldStill(at: time)
-        let camera = try makeCamera(scene)
-        let program = exposureProgram(of: camera)
-        let reference = scene.referenceExposure(viewSize: size, sensor: camera.sensor)
-        try camera.startStreaming()
-        /// The subject's ΔEV and the non-sun clipped fraction at `offset` EV from the reference.
-        func reading(_ offset: Double) async throws -> (subjectEV: Double, withinBudget: Bool) {
-            let settings = program.split(reference * pow(2, offset))
-            try camera.updateControls { $0.setExposure(settings) }
-            var frame = try await camera.nextFrame()
-            // The sensor applies exposure a few frames late: read the first frame made with it.
-            for _ in 0..<4 where abs(frame.metadata.totalExposure / settings.total - 1) > 0.01 {
-                frame = try await camera.nextFrame()
-            }
-            let truth = camera.groundTruth(for: frame)
-            let output = GroundTruthReading(frame.buffer, truth: truth)
-            return (ClosedLoopEvaluation.subjectEV(output, truth: truth),
-                    output.nonSunClippedFraction <= SunAwareExposure.highlightBudget)
-        }
-        if try await reading(0).withinBudget { return 0 }
-        var (within, over) = (-ClosedLoopEvaluation.budgetSearchDepth, 0.0)
-        var found = try await reading(within)
-        guard found.withinBudget else { return ClosedLoopEvaluation.budgetSearchDepth }
-        // Clipping grows with exposure: halve the interval to 1/16 EV.
-        while over - within > 1.0 / 16 {
-            let middle = (within + over) / 2
-            let candidate = try await reading(middle)
-            if candidate.withinBudget { (within, found) = (middle, candidate) } else { over = middle }
-        }
-        return max(-found.subjectEV, 0)
-    }
-
-    /// A simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
+    /// A raw simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
     private func makeCamera(_ scene: SimulatedScene) throws -> SimulatedCamera {
-        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        let format = DeviceFormat(size: size, pixelFormat: Self.rawFormat, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         return try SimulatedCamera(scene: scene, format: format, seed: seed)
     }
 
@@ -179,8 +195,9 @@ public struct ClosedLoopEvaluation {
         log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGray * pow(2, truth.subjectIntent)))
     }
 
-    /// Settling, oscillation and the settled subject error and clipping of a run.
-    static func judge(_ samples: [Sample], scene: String, algorithm: String) -> Result {
+    /// Settling, oscillation, the settled output figures and the verdict of a run.
+    static func judge(_ samples: [Sample], scene: String, algorithm: String, atDeviceLimit: Bool = false,
+                      subjectSnrDb: Double = 0) -> Result {
         // The settled exposure: the median of the last frames. A cycle between two exposures shows
         // as a run that never converges, not as oscillation: the median is one of the two.
         let final = quantile(samples.suffix(settledFrames).map(\.exposureEV), 0.5) ?? 0
@@ -195,9 +212,14 @@ public struct ClosedLoopEvaluation {
         }
         let settled = samples.suffix(settledFrames)
         let count = Double(max(settled.count, 1))
-        return Result(scene: scene, algorithm: algorithm, convergeFrames: converge,
-                      subjectEvError: settled.reduce(0) { $0 + $1.subjectEV } / count,
-                      clippedFraction: settled.reduce(0) { $0 + $1.clippedFraction } / count,
-                      oscillations: oscillations, samples: samples)
+        func mean(_ value: KeyPath<Sample, Double>) -> Double { settled.reduce(0) { $0 + $1[keyPath: value] } / count }
+        let (subjectEV, clipped, lift) = (mean(\.subjectEV), mean(\.clippedFraction), mean(\.renderGainEV))
+        let subjectWon = lift >= SunAwareExposure.maximumLift - 0.01
+        return Result(scene: scene, algorithm: algorithm, convergeFrames: converge, subjectEvError: subjectEV,
+                      clippedFraction: clipped, crushedFraction: mean(\.crushedFraction), oscillations: oscillations,
+                      sensorExposureEV: final, renderGainEV: lift, atDeviceLimit: atDeviceLimit, subjectWon: subjectWon,
+                      subjectSnrDb: subjectSnrDb, tmqi: nil,
+                      verdict: ExposureVerdict(subjectEV: subjectEV, clippedFraction: clipped, subjectWon: subjectWon),
+                      samples: samples)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// photographer would expose for, how bright they want it, and why — one line of an
 /// `ae-eval --views` list, so that the choice of subject is written down beside the figures.
 ///
-/// A line is `FILE[,yaw=,pitch=,fov=]  x,y,w,h  INTENT  WHY…`, fields separated by spaces; blank
+/// A line is `FILE[,yaw=,pitch=,fov=,median=]  x,y,w,h  INTENT  WHY…`, fields separated by spaces; blank
 /// lines and lines starting with `#` are skipped. A relative FILE is looked up in the scene
 /// directory, where `make scenes` puts Blender's HDRIs.
 struct EvaluationView: Equatable {

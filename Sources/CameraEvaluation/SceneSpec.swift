@@ -4,14 +4,15 @@ import CameraSimulated
 import Foundation
 
 /// A simulated scene as the command line names it: a built-in scene's name, or
-/// `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]` — a view of an HDR image. One parser for
+/// `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]` — a view of an HDR image, its median
+/// luminance `CD` cd/m² (1000 unless given). One parser for
 /// `--source sim:…`, `scene render`, `ae-eval --scenes`, `--scene-file` and `--views` lists.
 public enum SceneSpec {
     /// The subject intents an evaluation can judge: from near black up to the brightest mean that
     /// still fits under full scale (0.18 × 2^2.4 ≈ 0.95).
     static let intentRange = -8.0...2.4
 
-    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]`.
+    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]`.
     public static func scene(_ spec: String) throws(EvaluationError) -> SimulatedScene {
         if spec.hasPrefix("hdr=") { return try hdrScene(String(spec.dropFirst(4))) }
         guard let scene = SimulatedScene.named(spec) else {
@@ -21,7 +22,7 @@ public enum SceneSpec {
         return scene
     }
 
-    /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=,pan=]`), with an optional
+    /// An HDR scene from `hdr=`-style options (`FILE[,yaw=,pitch=,fov=,pan=,median=]`), with an optional
     /// subject rectangle and intent for evaluation. The options are checked before the file is read.
     static func hdrScene(_ spec: String, subject: NormalizedRect? = nil, intent: Double = 0) throws(EvaluationError) -> SimulatedScene {
         guard intentRange.contains(intent) else {
@@ -32,10 +33,11 @@ public enum SceneSpec {
         let path = fields.removeFirst()
         guard !path.isEmpty else { throw .invalidInput("sim:hdr= needs a file — e.g. sim:hdr=sky.hdr,yaw=30") }
         var view = SimulatedScene.ViewDirection()
+        var median = SimulatedScene.hdrMedianLuminance
         for field in fields where !field.isEmpty {
             let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2, let value = Double(pair[1]), value.isFinite else {
-                throw .invalidInput("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG")
+                throw .invalidInput("'\(field)' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG, pan=DEG or median=CD")
             }
             switch pair[0] {
             case "yaw": view.yaw = value
@@ -44,8 +46,12 @@ public enum SceneSpec {
             case "pan" where (1...360).contains(value): view.pan = value
             case "pitch", "fov", "pan":
                 throw .invalidInput("\(pair[0]) \(value) is out of range — pitch takes -90…90, fov 1…170 and pan 1…360 degrees")
+            case "median" where SimulatedScene.hdrMedianRange.contains(value): median = Float(value)
+            case "median":
+                throw .invalidInput("median \(value) is out of range — give the image's median luminance in cd/m², "
+                    + "0.01…100000: about 1 at dusk, 1000 in daylight")
             default:
-                throw .invalidInput("unknown sim:hdr= option '\(pair[0])' — use yaw=, pitch=, fov= or pan=")
+                throw .invalidInput("unknown sim:hdr= option '\(pair[0])' — use yaw=, pitch=, fov=, pan= or median=")
             }
         }
         if view.pan > 0, let subject, subject.x != 0 || subject.width != 1 {
@@ -54,7 +60,8 @@ public enum SceneSpec {
         let url = URL(fileURLWithPath: path)
         do {
             let image = try RadianceHDRDecoder().decode(contentsOf: url)
-            return SimulatedScene.hdrImage(image, named: url.lastPathComponent, view: view, subject: subject, intent: intent)
+            return SimulatedScene.hdrImage(image, named: url.lastPathComponent, view: view, subject: subject, intent: intent,
+                                           medianLuminance: median)
         } catch {
             throw .unreadable("\(error)")
         }

@@ -28,6 +28,9 @@ public struct AutoExposure: Sendable {
     /// Where the bias is now, and where it is heading.
     public private(set) var bias: EVRamp
     private var algorithm = SunAwareExposure()
+    /// How the image pipeline renders the last frame: the algorithm's lift of the subject while it
+    /// meters, held with the exposure while locked, none for a custom exposure.
+    public private(set) var renderGain = RenderGain.none
     /// The locked total exposure and the bias it was locked at.
     private var locked: (total: Double, bias: Double)?
     private var lastTotal: Double?
@@ -127,6 +130,7 @@ public struct AutoExposure: Sendable {
         }
         switch mode {
         case .custom(let duration, let gain):
+            renderGain = .none
             return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)
         case .locked:
             // Locked before any frame was seen: hold this frame, made at the bias its metadata records.
@@ -138,6 +142,7 @@ public struct AutoExposure: Sendable {
             var biased = metadata
             biased.exposureBias = currentBias
             let total = algorithm.update(statistics, metadata: biased)
+            renderGain = algorithm.renderGain
             state = algorithm.state
             if mode == .autoOnce, state == .converged {
                 mode = .locked

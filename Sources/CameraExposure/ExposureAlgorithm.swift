@@ -13,6 +13,13 @@ public protocol ExposureAlgorithm: Sendable {
     var name: String { get }
     /// The total exposure to request after a frame with these statistics and metadata.
     mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double
+    /// How the image pipeline should render the frame `update` last metered: the two-part
+    /// exposure's lift of the subject, `.none` for loops that set the sensor for the picture.
+    var renderGain: RenderGain { get }
+}
+
+extension ExposureAlgorithm {
+    public var renderGain: RenderGain { .none }
 }
 
 /// The gain that brings a weighted mean of linear values to `target`, allowing for values that

@@ -2,28 +2,41 @@ import CameraCore
 import CameraMetering
 import Foundation
 
-/// CameraSun's auto-exposure. It meters the subject — the tap point, or the subject of a backlit
-/// scene (`BacklitSubject`), or else a centre-weighted median — leaving out the sun, other light
-/// sources and their glare; aims it at mid-grey shifted by the bias and by the subject's intent
-/// (night stays dark, snow stays white); keeps clipping outside the sun within a highlight budget
-/// unless that would put the subject more than 1 EV under (then the subject wins); once settled,
-/// moves its aim at most a quarter stop a frame where the light has not changed (`AimLimiter`);
-/// decides afresh what it holds against flicker when the camera comes to rest on another view
-/// (`ViewChange`); and corrects a large error at once, a small one gently, and none inside a dead band.
+/// CameraSun's auto-exposure, in two parts (as HDR+ and Smart HDR do it: capture the scene's
+/// range, then render it).
+///
+/// - *Sensor exposure* protects the highlights: the longest exposure that keeps clipping outside
+///   light sources (the sun, lamps and their glare, left out as the mask finds them) within
+///   `highlightBudget` of the frame — the brightest 2% of the rest at `highlightCeiling` —
+///   shifted by the EV bias.
+/// - *Render gain* places the subject: the tap point, or the subject of a backlit scene
+///   (`BacklitSubject`), or else a centre-weighted median, goes to mid-grey × 2^(bias + intent)
+///   (night stays dark, snow stays white) in the picture the image pipeline renders, the shadows
+///   lifted with it. It is decided on the frame it renders, so the sensor's latency never shows.
+///
+/// Only where the subject needs more than `maximumLift` EV (beyond it the lifted noise shows) does
+/// it win over the highlights: the sensor exposure rises by the rest. A wrong subject guess thus
+/// costs some local contrast, not the highlights. Once settled, the subject's aim moves at most a
+/// quarter stop a frame where the light has not changed (`AimLimiter`); the loop decides afresh
+/// what it holds against flicker when the camera comes to rest on another view (`ViewChange`); and
+/// it corrects a large error at once, a small one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
     public var exposurePoint: NormalizedPoint?
-    /// How the subject is metered: `.sunAware` (the default) finds it as described above; any
-    /// other mode meters as `Meter` does and targets plain mid-grey, without intent or highlight
-    /// budget — what a photographer who picks average, centre, spot or matrix asks for.
+    /// How the subject is metered: `.sunAware` (the default) exposes in two parts as described
+    /// above; any other mode meters as `Meter` does and sets the sensor for plain mid-grey, without
+    /// intent, highlight protection or render gain — what a photographer who picks average,
+    /// centre, spot or matrix asks for.
     public var meteringMode = MeteringMode.sunAware
     /// The subject's intent in EV when known (e.g. from a tap on a known surface); nil to derive
     /// it from the subject's luminance.
     public var fixedIntent: Double?
     public private(set) var state: AEState = .searching
-    /// The last frame's exposure error in EV (positive: over-exposed), subject against its target.
+    /// The last frame's exposure error in EV (positive: over-exposed), sensor exposure against its target.
     public private(set) var evError = 0.0
+    /// How the image pipeline renders the last frame metered: the subject lifted to its target.
+    public private(set) var renderGain = RenderGain.none
     private var hasConverged = false
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`,
@@ -38,22 +51,26 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// brighter), and metering with and without it sent the exposure round in a cycle. So once the
     /// mask finds too many light sources they stay out of it until they cover under `brokenSkyRelease`.
     private var brokenSky = false
-    /// What the highlight budget takes from the subject, with its memory of the highlights.
-    private var budget = HighlightBudget()
+    /// How high the sensor exposure may go before the highlights clip (learnt from clipping).
+    private var clippingLimit = ClippingLimit()
     /// When the camera comes to rest on another view, the decisions held above are made afresh.
     private var viewChange = ViewChange()
 
     public static let backlitRelease = 1.0
     public static let brokenSkyRelease = HighlightMask.maximumLightSourceFraction / 2
 
-    /// Non-sun clipped fraction allowed when it costs the subject at most `subjectWinsMargin` EV.
+    /// The fraction of the frame outside light sources that may clip.
     public static let highlightBudget = 0.02
-    public static let subjectWinsMargin = 1.0
-    /// The level the brightest 2% of cell means outside the sun may reach (linear, of full scale),
-    /// as libcamera's highlight constraint has it. A cell's mean sits below its brightest pixels:
-    /// at a ceiling of full scale, textured highlights clipped at the exposure their cells called
-    /// safe, and the budget flipped between clipping and not every few frames.
+    /// The level (linear, of full scale) the brightest `highlightBudget` of the frame outside light
+    /// sources is exposed to — libcamera's highlight constraint — leaving a quarter stop for noise
+    /// and for highlights that brighten before the loop follows.
     public static let highlightCeiling = 0.8
+    /// The most EV the render gain lifts the subject by: at base ISO on the simulated sensor a
+    /// mid-grey subject lifted 6 EV still collects about 17 electrons a pixel (SNR ≈ 11 dB).
+    public static let maximumLift = 6.0
+    /// EV the sensor exposure falls by on a frame clipping more than the budget, whose highlights
+    /// cannot say how far over they are.
+    public static let clippedStep = 1.0
     /// Errors inside this many EV are left alone (no hunting); within `convergedError` the state is converged.
     public static let deadBand = 1.0 / 24
     public static let convergedError = 1.0 / 6
@@ -73,10 +90,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let statistics = brokenSky && statistics.highlights.lightSourceCount > 0 ? statistics.withoutLightSources() : statistics
         let gain: Double
         if meteringMode == .sunAware {
-            gain = subjectGain(statistics, metadata: metadata)
+            gain = twoPartGain(statistics, metadata: metadata)
         } else {
             forgetDetectedSubject()
             gain = meteredGain(statistics, metadata: metadata)
+            renderGain = .none
         }
         let current = metadata.totalExposure
         let error = log2(gain)
@@ -100,22 +118,50 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     /// Whether the exposure has converged and the last frame was within 1 EV of its target: the
-    /// aim is then limited (`AimLimiter`), where a new scene is followed at once.
+    /// subject's aim is then limited (`AimLimiter`), where a new scene is followed at once.
     private var isSettled: Bool { hasConverged && abs(evError) < 1 }
 
-    /// The gain that puts the detected subject at its intent, within the highlight budget.
-    private mutating func subjectGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
-        let meteredLinear = meteredSubject(statistics, metadata: metadata)
-        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: meteredLinear))
-        let target = Meter.midGray * pow(2, intent + metadata.exposureBias)
-        // A clipped subject (at full scale) reads as 2 stops over.
-        let subjectGain = target / (meteredLinear >= SceneFlags.clippedLevel ? 4 * target : max(meteredLinear, 1.0 / 4096))
-        let offset = budget.offset(statistics, subjectMetered: meteredLinear, target: target, exposure: metadata.totalExposure)
-        let gain = subjectGain * pow(2, offset)
-        guard exposurePoint == nil else { return gain }
+    /// The sensor's gain for this frame — the highlights' (`highlightGain`), raised where the
+    /// subject would need more than `maximumLift` — and, as `renderGain`, the lift that puts this
+    /// frame's subject at its target.
+    private mutating func twoPartGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let exposure = log2(metadata.totalExposure)
-        let frame = SunAwareExposure.frameLevel(statistics, exposure: exposure)
-        return pow(2, aimLimiter.limit(exposure + log2(gain), frame: frame, settled: isSettled) - exposure)
+        var subject = meteredSubject(statistics, metadata: metadata)
+        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: subject))
+        let target = Meter.midGray * pow(2, intent + metadata.exposureBias)
+        if exposurePoint == nil {
+            let frame = SunAwareExposure.frameLevel(statistics, exposure: exposure)
+            subject = pow(2, aimLimiter.limit(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame, settled: isSettled) + exposure)
+        }
+        let scene = ClippingLimit.sceneLevel(linearMean: statistics.linearMean, exposure: exposure)
+        if statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget {
+            clippingLimit.clipped(exposure: exposure, scene: scene)
+        }
+        let highlights = clippingLimit.cap(exposure + log2(SunAwareExposure.highlightGain(statistics)), scene: scene) - exposure
+        let sensor = pow(2, highlights + metadata.exposureBias)
+        // A subject at full scale (a tap on a window) reads as 2 stops over: its exposure comes down.
+        guard subject < SceneFlags.clippedLevel else {
+            renderGain = RenderGain(subjectLevel: subject, ev: log2(target / subject))
+            return min(sensor, 0.25)
+        }
+        let needed = log2(target / max(subject, 1.0 / 4096))
+        renderGain = RenderGain(subjectLevel: subject, ev: min(needed, SunAwareExposure.maximumLift))
+        // The lift the subject would need at the highlights' exposure, beyond the most it may have.
+        let beyond = needed - log2(sensor) - SunAwareExposure.maximumLift
+        return sensor * pow(2, max(beyond, 0))
+    }
+
+    /// The gain that brings the brightest `highlightBudget` of the frame outside light sources to
+    /// `highlightCeiling`, or `clippedStep` down while more than that clips. Read from the sampled
+    /// histogram, leaving out the light sources' samples as its brightest (the sun and its glare
+    /// outshine whatever they stand in front of).
+    static func highlightGain(_ statistics: FrameStatistics) -> Double {
+        let highlights = statistics.highlights
+        if highlights.nonSunClippedFraction > highlightBudget { return pow(2, -clippedStep) }
+        let lightSources = highlights.sunFraction
+        let rank = 1 - lightSources - highlightBudget * (1 - lightSources)
+        let level = SRGB.decode(statistics.histogram.percentile(max(rank, 0)))
+        return highlightCeiling / max(level, 1.0 / 4096)
     }
 
     /// The frame's own level: log2 of its lower-quartile pixel (linear) over the exposure that made
@@ -161,11 +207,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
     }
 
     /// Forgets what was held against flicker in the last view (`ViewChange`): the backlit and
-    /// broken-sky flags and the highlights' level are decided on this view as from a fresh start.
+    /// broken-sky flags and the clipping limit are decided on this view as from a fresh start.
     private mutating func forgetView() {
         backlit = false
         brokenSky = false
-        budget = HighlightBudget()
+        clippingLimit = ClippingLimit()
     }
 
     /// Forgets the detected subject's level and aim while a tap or a classic metering mode decides

@@ -4,47 +4,74 @@ import Foundation
 /// The tone curve a `RenderGain` asks for, in log2 of linear luminance: f(b) is the output level
 /// of input level b.
 ///
-/// With s = log2(subject level), w = log2(the developed frame's clip level) and x = b − s:
+/// With s = log2(subject level), w = log2(the developed frame's clip level), D = w − s and
+/// x = b − s:
 ///
-///     f(b) = b + ev                      for b ≤ s (shadows and the subject get the full gain)
-///     f(b) = s + ev + x / (1 + x / c)    for b > s
+///     f(b) = b + ev                                   for b ≤ s (shadows and the subject: the full gain)
+///     f(b) = s + ev + k·x + (1 − k)·x / (1 + x/κ)     for b > s
 ///
-/// The rational part has slope 1 at the subject (so the curve is smooth there), a slope
-/// 1 / (1 + x/c)² that falls monotonically above it, and c chosen so that the input white lands
-/// on the output white: f(w) = 0, i.e. c = D·(D − ev) / ev with D = w − s. It needs one division
-/// per pixel and nothing else, and its asymptote keeps detail above the white rising slowly until
-/// the encoder clips it. When ev ≤ 0 (nothing needs compressing) or the lifted subject would reach
-/// white itself (ev ≥ D, no monotone curve can fit), f(b) = b + ev everywhere; `RenderGain.none`
-/// is the identity.
+/// Above the subject the slope falls from 1 to a constant k over a knee about κ EV wide, and k is
+/// chosen so that the input white lands on the output white, f(w) = 0: the highlights keep an even
+/// share of the output range (a slope falling towards 0, as a rational curve has, squeezed the top
+/// half stop of the sensor into a tenth of a stop, which clipped). A pixel's detail — its level
+/// over its base — is kept at the curve's slope at the base, f′(b): whole in the shadows and at
+/// the subject, compressed in the highlights as the curve compresses them, so that a textured
+/// sky near white does not clip where the curve alone keeps it. When ev ≤ 0 nothing needs
+/// compressing and f(b) = b + ev; `RenderGain.none` is the identity.
 struct ToneCurve {
     /// s, log2 of the subject's linear level.
     let subject: Float
     let ev: Float
-    /// 1/c, 0 when the curve is a plain gain.
-    let inverseShoulder: Float
+    /// The slope above the knee; 1 when the curve is a plain gain.
+    let slope: Float
+    /// Whether the curve compresses (and the output rolls off into white).
+    let compresses: Bool
 
     /// Luminance floor before the log: 2⁻²⁰ is 7 EV below the first 8-bit sRGB step, so it stays
     /// black after any plausible lift, and keeps log2 finite.
     static let smallestLuminance: Float = 0x1p-20
+    /// The knee's width in EV: a stop over which the subject's neighbourhood keeps its contrast.
+    static let knee: Float = 1
+    /// The least slope the highlights keep, however much the subject is lifted.
+    static let minimumSlope: Float = 0.05
 
     init(_ gain: RenderGain, clipLevel: Float) {
-        let subject = log2(max(gain.subjectLevel, Double(ToneCurve.smallestLuminance)))
-        let headroom = log2(Double(clipLevel)) - subject
-        self.subject = Float(subject)
+        let subject = Float(log2(max(gain.subjectLevel, Double(ToneCurve.smallestLuminance))))
+        let headroom = log2(clipLevel) - subject
+        self.subject = subject
         ev = Float(gain.ev)
-        inverseShoulder = gain.ev > 0 && gain.ev < headroom ? Float(gain.ev / (headroom * (headroom - gain.ev))) : 0
+        guard gain.ev > 0, headroom > 0 else {
+            slope = 1
+            compresses = false
+            return
+        }
+        let q = 1 / (1 + headroom / ToneCurve.knee)
+        let k = (headroom - ev - headroom * q) / (headroom - headroom * q)
+        slope = min(max(k, ToneCurve.minimumSlope), 1)
+        compresses = slope < 1
     }
 
     /// Whether the curve leaves every level where it is (no gain, no compression).
-    var isIdentity: Bool { ev == 0 && inverseShoulder == 0 }
+    var isIdentity: Bool { ev == 0 && !compresses }
 
-    /// f(b) − b for eight base levels: ev − x²/c / (1 + x/c) with x = max(b − s, 0), the log2 of
-    /// the gain a pixel on that base gets.
+    /// f(b) − b for eight base levels: the log2 of the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
         let x = pointwiseMax(base - subject, SIMD8(repeating: 0))
-        let scaled = x * inverseShoulder
-        return ev - x * scaled / (1 + scaled)
+        let knee = x / (1 + x * (1 / ToneCurve.knee))
+        return ev + slope * x + (1 - slope) * knee - x
+    }
+
+    /// The log2 gain of eight pixels of log luminance `level` on base levels `base`: the curve's at
+    /// the base, with the detail (level − base) kept at the curve's slope there.
+    @inline(__always)
+    func log2Gain(level: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
+        let gain = log2Gain(base)
+        guard compresses else { return gain }
+        let x = pointwiseMax(base - subject, SIMD8(repeating: 0))
+        let spread = 1 + x * (1 / ToneCurve.knee)
+        let derivative = slope + (1 - slope) / (spread * spread)
+        return gain + (derivative - 1) * (level - base)
     }
 
     /// f(b) for one level, for tests and callers off the per-pixel path.

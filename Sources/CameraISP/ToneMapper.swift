@@ -93,7 +93,8 @@ private struct GlobalGain: PixelGain {
 
     @inline(__always)
     func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
-        FastMath.exp2(curve.log2Gain(luminance.log2(red: red, green: green, blue: blue)))
+        let level = luminance.log2(red: red, green: green, blue: blue)
+        return FastMath.exp2(curve.log2Gain(level: level, base: level))
     }
 }
 
@@ -110,8 +111,8 @@ private struct LocalGain: PixelGain {
     func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
         let top = (load(topA + x), load(topB + x)), bottom = (load(bottomA + x), load(bottomB + x))
         let a = top.0 + (bottom.0 - top.0) * weight, b = top.1 + (bottom.1 - top.1) * weight
-        let base = a * luminance.log2(red: red, green: green, blue: blue) + b
-        return FastMath.exp2(curve.log2Gain(base))
+        let level = luminance.log2(red: red, green: green, blue: blue)
+        return FastMath.exp2(curve.log2Gain(level: level, base: a * level + b))
     }
 
     @inline(__always)

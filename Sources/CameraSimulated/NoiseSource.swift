@@ -45,17 +45,17 @@ struct NoiseModel {
     /// Read-noise variance in raw units².
     let readVariance: Float
 
-    /// Noisy, clipped, quantised raw values of `mean` raw values: mean + σ·deviate with
-    /// σ² = k·min(mean, white) + (k·read)².
+    /// Noisy, clipped, quantised raw values of `mean` raw values of signal on a `pedestal` (the
+    /// black level): pedestal + mean + σ·deviate with σ² = k·min(mean, white) + (k·read)².
     @inline(__always)
-    func quantize(_ mean: SIMD8<Float>, deviates: SIMD8<Float>) -> SIMD8<Int32> {
+    func quantize(_ mean: SIMD8<Float>, deviates: SIMD8<Float>, pedestal: Float = 0) -> SIMD8<Int32> {
         let white = SIMD8<Float>(repeating: Float(SensorModel.whiteLevel))
         let variance = mean.replacing(with: white, where: mean .> white) * rawPerElectron + readVariance
         // σ = variance · 1/√variance; the reciprocal root from the bit-level estimate and one
         // Newton step (0.2% error), as Swift's SIMD squareRoot() compiles to scalar code here.
         var reciprocal = unsafeBitCast(0x5F37_59DF &- (unsafeBitCast(variance, to: SIMD8<UInt32>.self) &>> 1), to: SIMD8<Float>.self)
         reciprocal = reciprocal * (1.5 - 0.5 * variance * reciprocal * reciprocal)
-        var noisy = mean + variance * reciprocal * deviates
+        var noisy = pedestal + mean + variance * reciprocal * deviates
         // `.!(noisy .>= 0)` also catches NaN (from an exposure of no time at all), which would
         // otherwise become an index far outside the output tables.
         noisy.replace(with: 0, where: .!(noisy .>= 0))

@@ -44,11 +44,15 @@ extension SimulatedScene {
     /// another saturating source in the ground-truth mask.
     static let hdrSunRatio: Float = 1000
 
-    /// The luminance an HDR image's median is scaled to, in cd/m²: HDR files carry relative
-    /// values, and a daylight-like level keeps the sensor out of high-gain noise.
+    /// The luminance an HDR image's median is scaled to by default, in cd/m²: HDR files carry
+    /// relative values, and a daylight-like level keeps the sensor out of high-gain noise.
     public static let hdrMedianLuminance: Float = 1000
 
-    /// A scene from an HDR image, scaled so its median luminance is `hdrMedianLuminance`. Images
+    /// The median luminances (cd/m²) an HDR image may be given: a moonlit street to snow in sun.
+    public static let hdrMedianRange: ClosedRange<Double> = 0.01...100_000
+
+    /// A scene from an HDR image, scaled so its median luminance is `medianLuminance` cd/m² (a
+    /// dusk view is dim, so the intent drawn from the scene's luminance works on it). Images
     /// with a 2:1 aspect ratio are treated as equirectangular panoramas and projected through
     /// `view` (panning when `view.pan` is set); others are scaled to the camera's view as they are.
     /// `subject` marks the subject in the view (normalised, top-left origin) for closed-loop
@@ -57,8 +61,9 @@ extension SimulatedScene {
     /// `source` is consumed and scaled in place: a decoded HDR image can be gigabytes, and the
     /// scene keeps the only copy.
     public static func hdrImage(_ source: consuming RadianceImage, named name: String, view: ViewDirection = ViewDirection(),
-                                subject: NormalizedRect? = nil, intent: Double = 0) -> SimulatedScene {
-        let image = scaledToMedianLuminance(consume source)
+                                subject: NormalizedRect? = nil, intent: Double = 0,
+                                medianLuminance: Float = hdrMedianLuminance) -> SimulatedScene {
+        let image = scaled(consume source, toMedian: medianLuminance)
         let isPanorama = image.width == image.height * 2
         let pans = isPanorama && view.pan > 0
         let summary = isPanorama
@@ -67,10 +72,12 @@ extension SimulatedScene {
             : "HDR image \(name) (\(image.width)x\(image.height))."
         let pan = pans ? Pan(imageWidthFactor: 1 + view.pan / view.fov, startTime: ViewDirection.panStart,
                              speed: ViewDirection.panRate / view.pan) : nil
-        return SimulatedScene(name: "hdr:\(name)\(isPanorama ? view.options : "")", summary: summary, subjectIntent: intent, pan: pan) { size in
+        let level = medianLuminance == hdrMedianLuminance ? "" : ",median=\(String(format: "%g", medianLuminance))"
+        return SimulatedScene(name: "hdr:\(name)\(isPanorama ? view.options : "")\(level)", summary: summary, subjectIntent: intent,
+                              pan: pan) { size in
             let radiance = pans ? projectPan(image, view: view, size: size)
                 : isPanorama ? project(image, view: view, size: size) : resample(image, to: size)
-            var scene = SceneImage(radiance: radiance, sunThreshold: hdrMedianLuminance * hdrSunRatio)
+            var scene = SceneImage(radiance: radiance, sunThreshold: medianLuminance * hdrSunRatio)
             if let subject {
                 let bounds = subject.pixelBounds(in: size)
                 for y in bounds.rows { for x in pans ? 0..<size.width : bounds.columns { scene.subjectMask[y * size.width + x] = 1 } }
@@ -135,9 +142,9 @@ extension SimulatedScene {
         return output
     }
 
-    /// `image` scaled so its median luminance is `hdrMedianLuminance`, in place.
-    static func scaledToMedianLuminance(_ image: consuming RadianceImage) -> RadianceImage {
-        image.scale(by: hdrMedianLuminance / medianLuminance(image))
+    /// `image` scaled so its median luminance is `median` cd/m², in place.
+    static func scaled(_ image: consuming RadianceImage, toMedian median: Float = hdrMedianLuminance) -> RadianceImage {
+        image.scale(by: median / medianLuminance(image))
         return image
     }
 

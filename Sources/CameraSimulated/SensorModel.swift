@@ -20,6 +20,17 @@ public struct SensorModel: Sendable, Hashable {
 
     /// The largest raw value (12 bits).
     public static let whiteLevel = 4095
+    /// The raw value of no light in the Bayer read-out (12 bits): a pedestal, as real sensors add
+    /// (256 on the Raspberry Pi HQ camera's 12-bit mode), so that read noise in the dark is kept
+    /// rather than clipped at zero. The processed formats, whose tables start at black, have none.
+    public static let blackLevel = 256
+
+    /// How the Bayer read-out's `bits`-bit samples become linear colour. The simulated filters
+    /// see Rec. 709's primaries, so the colour matrix is the identity.
+    public static func rawCalibration(significantBits bits: Int) -> RawCalibration {
+        let shift = 12 - bits
+        return RawCalibration(blackLevel: blackLevel >> shift, whiteLevel: whiteLevel >> shift)
+    }
 
     public init(fullWellElectrons: Double = 6000, readNoiseElectrons: Double = 2.5, sensitivity: Double = 0.1,
                 toneCurve: ToneCurve = .sRGB) {
@@ -36,8 +47,10 @@ public struct SensorModel: Sendable, Hashable {
 
     /// The shot and read noise at analogue gain `gain`: σ² = k·mean + (k·read)², k = raw units
     /// per electron.
-    func noiseModel(gain: Double) -> NoiseModel {
-        let rawPerElectron = gain * Double(SensorModel.whiteLevel) / fullWellElectrons
+    /// `fullScale` is the raw value of full scale: the white level, less the black level where
+    /// there is one.
+    func noiseModel(gain: Double, fullScale: Int = SensorModel.whiteLevel) -> NoiseModel {
+        let rawPerElectron = gain * Double(fullScale) / fullWellElectrons
         let readNoise = rawPerElectron * readNoiseElectrons
         return NoiseModel(rawPerElectron: Float(rawPerElectron), readVariance: Float(readNoise * readNoise))
     }

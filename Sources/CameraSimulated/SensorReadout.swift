@@ -33,8 +33,11 @@ struct SensorReadout {
         let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain)) * exposure.illuminant
         let noise = model.noiseModel(gain: exposure.analogueGain)
         if case .bayer16(_, let bits) = buffer.format {
-            SensorReadout.readMosaic(image, originX: originX, scale: scale, noise: noise, rowLight: rowLight, bits: bits,
-                                     rng: &rng, into: buffer)
+            // The signal spans the white level less the pedestal.
+            let signal = SensorModel.whiteLevel - SensorModel.blackLevel
+            SensorReadout.readMosaic(image, originX: originX, scale: scale * Float(signal) / Float(SensorModel.whiteLevel),
+                                     noise: model.noiseModel(gain: exposure.analogueGain, fullScale: signal), rowLight: rowLight,
+                                     bits: bits, rng: &rng, into: buffer)
             return
         }
         let key = [exposure.whiteBalance.red, exposure.whiteBalance.green, exposure.whiteBalance.blue, exposure.digitalGain]
@@ -89,10 +92,12 @@ struct SensorReadout {
         }
     }
 
-    /// A raw RGGB mosaic: one colour per pixel, no white balance or tone curve, scaled to `bits`.
+    /// A raw RGGB mosaic: one colour per pixel on the black level (`SensorModel.blackLevel`), no
+    /// white balance, digital gain or tone curve, scaled to `bits`.
     private static func readMosaic(_ image: PackedRadiance, originX: Int, scale: SIMD3<Float>, noise: NoiseModel, rowLight: [Float],
                                    bits: Int, rng: inout SplitMix64, into buffer: PixelBuffer) {
         let shift = Int32(12 - bits)
+        let pedestal = Float(SensorModel.blackLevel)
         let odd = SIMD8<Float>(0, 1, 0, 1, 0, 1, 0, 1), even = 1 - odd
         let bytesPerRow = buffer.planes[0].bytesPerRow
         let base = buffer.baseAddress(plane: 0)
@@ -109,7 +114,7 @@ struct SensorReadout {
                         // R G R G … on even rows, G B G B … on odd rows (originX is even).
                         let first = PackedRadiance.mantissa(packed, channel: y & 1), second = PackedRadiance.mantissa(packed, channel: (y & 1) + 1)
                         let mean = (first * even + second * odd) * PackedRadiance.unitScale(packed)
-                        let values = noise.quantize(mean * rowScale, deviates: load(noiseRow + x)) &>> shift
+                        let values = noise.quantize(mean * rowScale, deviates: load(noiseRow + x), pedestal: pedestal) &>> shift
                         for lane in 0..<min(8, buffer.width - x) {
                             row[x + lane] = UInt16(truncatingIfNeeded: values[lane]).littleEndian
                         }

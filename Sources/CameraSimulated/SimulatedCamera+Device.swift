@@ -35,7 +35,7 @@ extension SimulatedCamera {
 
     /// The control ranges of the simulated sensor and lens.
     public static let standardCapabilities = DeviceCapabilities(
-        exposureDuration: (1.0 / 8000)...(1.0 / 4), analogueGain: 1...64, digitalGain: 1...16, baseISO: 50,
+        exposureDuration: (1.0 / 50_000)...(1.0 / 4), analogueGain: 1...64, digitalGain: 1...16, baseISO: 50,
         exposureBias: -8...8, zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true)
 
     /// White-balance gains accepted by the simulated processing.

@@ -85,7 +85,8 @@ extension SimulatedCamera {
                     baseISO: SimulatedCamera.standardCapabilities.baseISO, digitalGain: requested.digitalGain,
                     exposureBias: requested.exposureBias, lensPosition: requested.lensPosition,
                     whiteBalanceGains: requested.whiteBalance, zoomFactor: requested.zoomFactor, flicker: requested.flicker,
-                    rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber, flashPower: pendingFlash),
+                    rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber, flashPower: pendingFlash,
+                    rawCalibration: stream.rawCalibration),
                 torchLevel: requested.torchLevel, illuminant: illuminant)
             pendingFlash = nil
             lastFrame = nextFrame

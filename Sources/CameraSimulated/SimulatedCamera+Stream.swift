@@ -14,6 +14,8 @@ extension SimulatedCamera {
         /// Seconds between the exposure start of one row and the next.
         let rowReadoutTime: Double
         let pool: BufferPool
+        /// The Bayer read-out's calibration; nil for the processed formats.
+        let rawCalibration: RawCalibration?
         let renderer: Locked<Renderer>
 
         init(format: DeviceFormat, frameRate: Double, bufferCount: Int, scene: SimulatedScene, sensor: SensorModel) throws(PixelBufferError) {
@@ -22,6 +24,11 @@ extension SimulatedCamera {
             frameDuration = MediaTime.frameDuration(forRate: frameRate)
             rowReadoutTime = 0.8 / format.maximumFrameRate / Double(format.size.height)
             pool = try BufferPool(format: format.pixelFormat, width: format.size.width, height: format.size.height, capacity: bufferCount)
+            if case .bayer16(_, let bits) = format.pixelFormat {
+                rawCalibration = SensorModel.rawCalibration(significantBits: bits)
+            } else {
+                rawCalibration = nil
+            }
             renderer = Locked(Renderer(scene: scene, viewSize: format.size, sensor: sensor))
         }
 

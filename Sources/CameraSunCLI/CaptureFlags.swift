@@ -7,7 +7,8 @@ import CameraSimulated
 /// settings of `SettingsFlags`. Each command gives its own size and pacing.
 struct CaptureFlags {
     let source: SourceSpec
-    /// bgra8 at `--width`×`--height` and `--framerate` (default 30 fps).
+    /// `--width`×`--height` at `--framerate` (default 30 fps): raw from the simulated camera, whose
+    /// frames CameraSun's image pipeline renders, bgra8 from other sources.
     let request: FormatRequest
     let seed: UInt64
     let realtime: Bool
@@ -24,7 +25,8 @@ struct CaptureFlags {
         seed = try arguments.seed()
         realtime = arguments.toggle("realtime") ?? defaultRealtime
         settings = try SettingsFlags(&arguments)
-        request = FormatRequest(size: PixelSize(width: width, height: height), frameRate: frameRate, pixelFormat: .bgra8)
+        let pixelFormat: PixelFormat = if case .simulated = source { .bayer16(.rggb, significantBits: 12) } else { .bgra8 }
+        request = FormatRequest(size: PixelSize(width: width, height: height), frameRate: frameRate, pixelFormat: pixelFormat)
     }
 
     /// The camera the flags describe, set to the format that best meets the request and to the

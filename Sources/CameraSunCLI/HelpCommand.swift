@@ -18,7 +18,7 @@ enum HelpCommand {
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers)
       help COMMAND  show a command's options
 
-    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]
+    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]
     (default: sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
 
     capture flags (meter, photo, serve): --width W --height H --framerate F (the camera's nearest
@@ -87,12 +87,12 @@ enum HelpCommand {
         usage: camerasun scene list [--json]
                camerasun scene render SCENE --out F.png [--ev EV] [--shutter S --gain G | --iso N]
                                       [--width W --height H] [--seed N] [--json]
-        SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG].
+        SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD].
         --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250; --gain is analogue gain
         (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
         """,
         "ae-eval": """
-        usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=] --subject x,y,w,h [--intent EV]]…
+        usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=,median=] --subject x,y,w,h [--intent EV]]…
                                  [--views LIST]… [--algorithms naive,centre,libcamera,sun] [--frames N]
                                  [--width W --height H] [--seed N] [--json [--samples]] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at

@@ -49,7 +49,7 @@ enum SourceSpec: Equatable {
         }
     }
 
-    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG]` (`SceneSpec`).
+    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]` (`SceneSpec`).
     static func scene(_ spec: String) throws(CLIError) -> SimulatedScene {
         do {
             return try SceneSpec.scene(spec)

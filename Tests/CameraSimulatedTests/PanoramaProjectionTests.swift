@@ -84,7 +84,7 @@ import Testing
         var image = RadianceImage(width: 64, height: 32)
         for y in 0..<32 { for x in 0..<64 { image[x, y] = SIMD3(repeating: x < 32 ? 2 : 8) } }
         let storage = image.samples.withUnsafeBufferPointer { $0.baseAddress }
-        let scaled = SimulatedScene.scaledToMedianLuminance(consume image)
+        let scaled = SimulatedScene.scaled(consume image)
         #expect(scaled.samples.withUnsafeBufferPointer { $0.baseAddress } == storage, "the decoded samples, not a copy")
         #expect(abs(scaled.luminance(x: 0, y: 0) - SimulatedScene.hdrMedianLuminance / 4) < 0.01)
         #expect(abs(scaled.luminance(x: 63, y: 31) - SimulatedScene.hdrMedianLuminance) < 0.01)

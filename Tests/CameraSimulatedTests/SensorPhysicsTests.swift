@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func meanSignalMatchesTheSensitivity() async throws {
-        // The card is 1000 cd/m²; at 1 ms and gain 1 it should read 0.1 × 1000 × 0.001 = 10% of 4095.
+        // The card is 1000 cd/m²; at 1 ms and gain 1 it should read 0.1 × 1000 × 0.001 = 10% of full scale.
         let measured = try await cardMean(seconds: 0.001)
-        #expect(abs(measured - 409.5) < 4)
+        #expect(abs(measured - 0.1 * rawFullScale) < 4)
     }
 
     @Test(arguments: [2.0, 4.0, 8.0])
@@ -34,15 +34,45 @@ import Testing
     }
 
     @Test func signalClipsAtFullScale() async throws {
+        // Clipped samples read the white level; the frame's calibration says so.
         let camera = try rawCamera(.grayCard, seconds: 0.05)
         let frame = try await camera.nextFrame()
         let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
-        #expect(values.allSatisfy { $0 == 4095 })
+        #expect(values.allSatisfy { $0 == rawFullScale })
+        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: SensorModel.blackLevel, whiteLevel: SensorModel.whiteLevel))
+    }
+
+    @Test("A 10-bit read-out scales the black and white levels with the samples")
+    func tenBitCalibration() async throws {
+        let camera = try SimulatedCamera(scene: .grayCard, format: smallFormat(128, 96, .bayer16(.rggb, significantBits: 10)))
+        try camera.updateControls { $0.exposureDuration = 0.05 }
+        try camera.startStreaming()
+        let frame = try await camera.nextFrame()
+        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: 64, whiteLevel: 1023))
+        #expect(frame.buffer[sample16: 64, y: 48] == 1023)
+    }
+
+    @Test("Processed frames carry no raw calibration")
+    func processedFramesHaveNoCalibration() async throws {
+        let camera = try streamingCamera(.grayCard)
+        #expect(try await camera.nextFrame().metadata.rawCalibration == nil)
+    }
+
+    @Test("The shutter reaches 1/50,000 s, as a phone's electronic shutter does")
+    func shortestShutter() async throws {
+        #expect(SimulatedCamera.standardCapabilities.exposureDuration.lowerBound == 1.0 / 50_000)
+        let camera = try rawCamera(.grayCard, seconds: 1.0 / 50_000)
+        var frame = try await camera.nextFrame()
+        for _ in 0..<4 where frame.metadata.exposureDuration.seconds != 1.0 / 50_000 { frame = try await camera.nextFrame() }
+        #expect(frame.metadata.exposureDuration == MediaTime(value: 1, timescale: 50_000))
+        // 1000 cd/m² × 0.1 × 20 µs = 0.2% of full scale.
+        let measured = mean(rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask))
+        #expect(abs(measured - 0.002 * rawFullScale) < 1)
     }
 
     @Test func shotNoiseVarianceIsProportionalToSignal() async throws {
         let model = SensorModel()
-        let rawPerElectron = 4095 / model.fullWellElectrons
+        let rawPerElectron = rawFullScale / model.fullWellElectrons
         let readVariance = pow(rawPerElectron * model.readNoiseElectrons, 2)
         var ratios: [Double] = []
         for seconds in [0.0002, 0.0008, 0.0032] {
@@ -62,8 +92,9 @@ import Testing
         let frame = try await camera.nextFrame()
         let values = rawValues(frame, rows: 0..<20).filter { $0 < 50 }
         let model = SensorModel()
-        let readSigma = 4095 / model.fullWellElectrons * model.readNoiseElectrons
-        #expect(mean(values) < 3)
+        let readSigma = rawFullScale / model.fullWellElectrons * model.readNoiseElectrons
+        // The black level keeps the read noise below black: it averages out to no light.
+        #expect(abs(mean(values)) < 1)
         #expect(variance(values).squareRoot() < readSigma * 1.5)
     }
 }

@@ -8,13 +8,17 @@ func smallFormat(_ width: Int = 128, _ height: Int = 96, _ pixelFormat: PixelFor
                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: maxRate)])
 }
 
-/// Raw 12-bit values of a bayer16 frame inside `mask` (1 = keep), optionally only rows in `rows`.
+/// The raw signal at full scale (12 bits): the white level less the black level.
+let rawFullScale = Double(SensorModel.whiteLevel - SensorModel.blackLevel)
+
+/// Raw 12-bit signal of a bayer16 frame inside `mask` (1 = keep), optionally only rows in `rows`:
+/// each sample less the black level, so no light reads 0 (and read noise either side of it).
 func rawValues(_ frame: Frame, mask: [UInt8]? = nil, rows: Range<Int>? = nil) -> [Double] {
     let buffer = frame.buffer
     var values: [Double] = []
     for y in rows ?? 0..<buffer.height {
         for x in 0..<buffer.width where mask.map({ $0[y * buffer.width + x] == 1 }) ?? true {
-            values.append(Double(buffer[sample16: x, y: y]))
+            values.append(Double(buffer[sample16: x, y: y]) - Double(SensorModel.blackLevel))
         }
     }
     return values
