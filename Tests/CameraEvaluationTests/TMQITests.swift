@@ -177,7 +177,8 @@ import Testing
     func partialBlocksAreZeroPadded() {
         // 12×11: one full block of 100s (deviation 0) and one 1×11 column of 100s padded with 110 zeros.
         let plane = LuminancePlane(width: 12, height: 11, values: [Double](repeating: 100, count: 132))
-        let padded = ((11 * pow(100 - 1100 / 121, 2) + 110 * pow(1100 / 121, 2)) / 120).squareRoot()
+        let mean = 1100.0 / 121
+        let padded = ((11 * (100 - mean) * (100 - mean) + 110 * mean * mean) / 120).squareRoot()
         #expect(abs(TMQI.meanBlockDeviation(plane) - padded * 11 / 132) < 1e-9)
     }
 
