@@ -1,7 +1,7 @@
 import CameraCore
 import Foundation
 
-/// OpenCV's three global-and-local tone mappers — Reinhard (2005), Mantiuk (2006) and Drago (2003) —
+/// OpenCV's three tone mappers — Reinhard and Devlin (2005), Mantiuk et al. (2006), Drago et al. (2003) —
 /// run by Debian's python3-opencv on one thread, as quality and speed peers for our own rendering
 /// of an HDR frame: each mapper's 8-bit output, to score (e.g. with `TMQI`), and its median time,
 /// measured inside Python so the process start and the file transfer are not counted.
@@ -27,7 +27,7 @@ public struct OpenCVToneMappers: Sendable {
         public var description: String { message }
     }
 
-    /// The mappers' names, in the order the script runs them and `map` returns them.
+    /// The mappers' names, in the order the script runs them and `render` returns them.
     public static let names = ["opencv-reinhard", "opencv-mantiuk", "opencv-drago"]
 
     /// Debian's Python, where apt's python3-opencv lives (a `python3` on PATH may be another one).
@@ -51,7 +51,7 @@ public struct OpenCVToneMappers: Sendable {
     }
 
     /// `hdr` rendered by each of the three mappers, in the order of `names`.
-    public func map(_ hdr: RadianceImage) throws(Failure) -> [Output] {
+    public func render(_ hdr: RadianceImage) throws(Failure) -> [Output] {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("camerasun-tonemap-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -39,7 +39,7 @@ import Testing
 
     @Test("Each mapper renders the bright half brighter, keeps its colour and the gradients, and is timed")
     func threeRenderings() throws {
-        let outputs = try OpenCVToneMappers(runs: 3).map(Self.scene)
+        let outputs = try OpenCVToneMappers(runs: 3).render(Self.scene)
         #expect(outputs.map(\.name) == ["opencv-reinhard", "opencv-mantiuk", "opencv-drago"])
         for output in outputs {
             let image = output.image
@@ -68,7 +68,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: withoutSite)
         for python in [withoutSite, directory.appendingPathComponent("missing-python3").path] {
             let error = #expect(throws: OpenCVToneMappers.Failure.self) {
-                try OpenCVToneMappers(runs: 1, python: python).map(Self.scene)
+                try OpenCVToneMappers(runs: 1, python: python).render(Self.scene)
             }
             #expect(error?.message == "OpenCV tone mappers unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
         }
@@ -83,7 +83,7 @@ import Testing
         try "#!/bin/sh\necho 'first line' >&2\necho 'cv2.error: out of memory' >&2\nexit 1\n"
             .write(toFile: failing, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing)
-        let error = #expect(throws: OpenCVToneMappers.Failure.self) { try OpenCVToneMappers(runs: 1, python: failing).map(Self.scene) }
+        let error = #expect(throws: OpenCVToneMappers.Failure.self) { try OpenCVToneMappers(runs: 1, python: failing).render(Self.scene) }
         #expect(error?.message == "OpenCV tone mappers failed: \(failing) exited with status 1: cv2.error: out of memory — "
             + "check that `\(failing) -c 'import cv2'` works")
     }
