@@ -56,13 +56,17 @@ public struct ClosedLoopEvaluation {
         let subjectWon: Bool
         /// The subject's signal-to-noise ratio in the last frame, from its electrons at the sensor.
         let subjectSnrDb: Double
-        /// TMQI of the last output frame against the scene's radiance (nil when not measured).
+        /// TMQI of the last output frame against the scene's radiance (nil when the frame is
+        /// smaller than TMQI's window allows).
         var tmqi: Double?
         /// The run against the output-referred bound.
         let verdict: ExposureVerdict
         let samples: [Sample]
         /// The last frame, shrunk for the report.
         var thumbnail: PixelBuffer?
+        /// The last frame as developed (linear) and its ground truth, for the peers to tone-map.
+        var developed: RadianceImage?
+        var truth: SimulatedGroundTruth?
 
         enum CodingKeys: String, CodingKey {
             case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, crushedFraction, oscillations, tmqi,
@@ -141,8 +145,51 @@ public struct ClosedLoopEvaluation {
         let atLimit = last.frame.metadata.totalExposure <= limits.0 * 1.01 || last.frame.metadata.totalExposure >= limits.1 * 0.99
         var result = ClosedLoopEvaluation.judge(samples, scene: scene.name, algorithm: algorithm.name, atDeviceLimit: atLimit,
                                                 subjectSnrDb: subjectSNR(pipeline, frame: last.frame, truth: last.truth, camera: camera))
+        let radiance = sceneRadiance(scene, at: last.frame.presentationTime.seconds)
+        result.tmqi = try? TMQI.score(hdr: radiance, ldr: last.output).quality
         result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
+        result.developed = ClosedLoopEvaluation.radiance(of: pipeline.developed)
+        result.truth = last.truth
         return result
+    }
+
+    /// OpenCV's tone mappers on `run`'s last developed frame, judged as the runs are: one result
+    /// per mapper, named as it is (`opencv-reinhard`, …).
+    func peers(of run: Result, scene: SimulatedScene, mappers: OpenCVToneMappers = OpenCVToneMappers()) throws -> [Result] {
+        guard let developed = run.developed, let truth = run.truth, let time = run.samples.last?.time else { return [] }
+        let radiance = sceneRadiance(scene, at: time)
+        do {
+            return try mappers.render(developed).map { output in
+                let reading = GroundTruthReading(output.image, truth: truth)
+                let sample = Sample(frame: 0, time: time, exposureEV: run.sensorExposureEV, renderGainEV: 0,
+                                    subjectEV: ClosedLoopEvaluation.subjectEV(reading, truth: truth),
+                                    clippedFraction: reading.nonSunClippedFraction, crushedFraction: reading.nonSunCrushedFraction)
+                var result = ClosedLoopEvaluation.judge([sample], scene: run.scene, algorithm: output.name,
+                                                        atDeviceLimit: run.atDeviceLimit, subjectSnrDb: run.subjectSnrDb)
+                result.tmqi = try? TMQI.score(hdr: radiance, ldr: output.image).quality
+                result.thumbnail = try? PreviewScaler.scaled(output.image, within: Self.thumbnailBound)
+                return result
+            }
+        } catch {
+            throw EvaluationError.unreadable("\(error)")
+        }
+    }
+
+    /// The scene's radiance in the camera's view at `time`: what TMQI compares the output with.
+    private func sceneRadiance(_ scene: SimulatedScene, at time: Double) -> RadianceImage {
+        let painted = scene.heldStill(at: time).render(viewSize: size).radiance
+        let originX = scene.viewOrigin(at: time, imageWidth: painted.width, viewWidth: size.width)
+        guard painted.width != size.width || originX != 0 else { return painted }
+        var view = RadianceImage(width: size.width, height: size.height)
+        for y in 0..<size.height { for x in 0..<size.width { view[x, y] = painted[originX + x, y] } }
+        return view
+    }
+
+    /// A developed frame as a radiance image (1 = the sensor's white level).
+    static func radiance(of image: LinearImage) -> RadianceImage {
+        var radiance = RadianceImage(width: image.width, height: image.height)
+        for y in 0..<image.height { for x in 0..<image.width { radiance[x, y] = image[x, y] } }
+        return radiance
     }
 
     /// The subject's SNR in dB at the sensor: its mean developed level in electrons `e`, shot and

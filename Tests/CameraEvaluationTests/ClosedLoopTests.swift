@@ -10,16 +10,49 @@ import Testing
 struct ClosedLoopTests {
     let evaluation = ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90))
 
-    @Test("The sun-aware AE puts the subject within ⅓ EV of its intent with no more than 2% clipped, or the subject wins; it settles and does not oscillate",
+    @Test("The sun-aware AE puts the subject within ⅓ EV of its intent in the output with no more than 2% clipped; it settles and does not oscillate",
           arguments: [SimulatedScene.grayCard, .backlitPortrait, .snowSun, .windowInterior, .nightStreet, .panIntoSun])
     func sunAware(scene: SimulatedScene) async throws {
         let evaluation = ClosedLoopEvaluation(frameCount: scene.pan == nil ? 45 : 100, size: PixelSize(width: 160, height: 90))
-        var result = try await evaluation.run(scene, algorithm: SunAwareExposure())
-        result.highlightBudgetCost = try await evaluation.highlightBudgetCost(scene, at: result.samples.last?.time ?? 0)
-        #expect(result.verdict?.meetsBound == true,
-                "\(scene.name): subject ΔEV \(result.subjectEvError), \(result.clippedFraction) clipped, budget cost \(result.highlightBudgetCost ?? .nan)")
+        let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
+        #expect(result.verdict == .withinBound, "\(scene.name): subject ΔEV \(result.subjectEvError), \(result.clippedFraction) clipped")
         #expect(result.oscillations == 0)
         #expect(result.convergeFrames <= (scene.pan == nil ? 10 : 90))
+    }
+
+    @Test("Two parts: on the backlit portrait the sensor keeps the sky and the render gain lifts the subject 4 EV; the grey card needs no lift")
+    func twoPartExposure() async throws {
+        let backlit = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
+        #expect(backlit.renderGainEV > 3.5 && backlit.renderGainEV < SunAwareExposure.maximumLift, "\(backlit.renderGainEV) EV")
+        #expect(backlit.clippedFraction <= SunAwareExposure.highlightBudget && !backlit.subjectWon)
+        let card = try await evaluation.run(.grayCard, algorithm: SunAwareExposure())
+        #expect(card.renderGainEV < 0, "the card is the brightest thing in view: the sensor takes it to the ceiling, the render brings it down")
+    }
+
+    @Test("With the plain global curve the subject still reaches its intent: the render gain does the work, the local tone mapper the contrast")
+    func globalCurve() async throws {
+        let result = try await ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90), toneMapping: .global)
+            .run(.backlitPortrait, algorithm: SunAwareExposure())
+        #expect(abs(result.subjectEvError) <= 1.0 / 3, "\(result.subjectEvError)")
+    }
+
+    @Test("TMQI is measured on a 320x180 run's output and left out below TMQI's window")
+    func tmqi() async throws {
+        let large = try await ClosedLoopEvaluation(frameCount: 12, size: PixelSize(width: 320, height: 180)).run(.backlitPortrait, algorithm: SunAwareExposure())
+        #expect((large.tmqi ?? 0) > 0.5 && (large.tmqi ?? 1) <= 1)
+        let small = try await evaluation.run(.grayCard, algorithm: SunAwareExposure())
+        #expect(small.tmqi == nil)
+    }
+
+    @Test("OpenCV's tone mappers tone-map the sun AE's last frame and are judged as the runs are")
+    func peers() async throws {
+        let run = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
+        let peers = try evaluation.peers(of: run, scene: .backlitPortrait)
+        #expect(peers.map(\.algorithm) == OpenCVToneMappers.names)
+        for peer in peers {
+            #expect(peer.scene == run.scene && peer.sensorExposureEV == run.sensorExposureEV)
+            #expect(peer.subjectEvError.isFinite && peer.subjectEvError < 0, "\(peer.algorithm): \(peer.subjectEvError) — global operators leave a backlit subject dark")
+        }
     }
 
     @Test("Another noise seed gives other frames but the same verdict: the backlit portrait within ⅓ EV, still")
@@ -40,12 +73,6 @@ struct ClosedLoopTests {
     func naiveFails(scene: SimulatedScene) async throws {
         let result = try await evaluation.run(scene, algorithm: SeedExposureLoop(centerCrop: false))
         #expect(result.subjectEvError <= -1.5, "\(scene.name): \(result.subjectEvError)")
-    }
-
-    @Test("On the backlit portrait the subject wins over the sky, and the clipping is reported")
-    func subjectWins() async throws {
-        let result = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
-        #expect(result.clippedFraction > 0.3)
     }
 
     @Test("After each 4 EV step the sun-aware AE settles within 6 frames, without oscillating")
@@ -73,52 +100,22 @@ struct ClosedLoopTests {
         #expect(abs(green - 118) <= 6, "centre green \(green)")
     }
 
-    @Test("The highlight budget's cost, on ground truth: nothing on the grey card; the backlit portrait's sky costs its subject 4 EV")
-    func highlightBudgetCost() async throws {
-        #expect(try await evaluation.highlightBudgetCost(.grayCard) == 0)
-        let backlit = try await evaluation.highlightBudgetCost(.backlitPortrait)
-        #expect(abs(backlit - 4) < 0.25, "\(backlit) EV")
-    }
-
-    @Test("A pan's budget cost is measured on its view at the time given, held still: 4 s into the pan into the sun (a 120-frame run's end) the sky costs the subject over 1 EV")
-    func panBudgetCostIsOfOneView() async throws {
-        let cost = try await evaluation.highlightBudgetCost(.panIntoSun, at: 4)
-        #expect(cost > SunAwareExposure.subjectWinsMargin && cost < ClosedLoopEvaluation.budgetSearchDepth, "\(cost) EV")
-    }
-
-    @Test("A pan from ground as bright as the sky to ground 8× darker: no cost at its start, 0.59 EV at its end")
-    func panBudgetCostFollowsTheView() async throws {
-        // Ground at 8000 cd/m² along the first half of the strip and 1000 along the second, under a
-        // sky at 8000: the subject must go under its intent by log2(8 × 0.18 / 0.955) = 0.59 EV for
-        // the sky not to clip once the view has reached the dark ground (after 1 s).
-        let scene = SimulatedScene(name: "darkening-ground", summary: "Ground darkening under a steady sky.", subjectIntent: 0,
-                                   pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 0, speed: 1)) { size in
-            SceneImage(width: size.width, height: size.height) { u, v in
-                v < 0.5 ? .init(radiance: SIMD3(repeating: 8000), depth: 1000)
-                    : .init(radiance: SIMD3(repeating: u < 0.5 ? 8000 : 1000), albedo: 0.18, depth: 5, isSubject: true)
-            }
-        }
-        #expect(try await evaluation.highlightBudgetCost(scene, at: 0) == 0)
-        let end = try await evaluation.highlightBudgetCost(scene, at: 2)
-        #expect(abs(end - 0.59) < 0.1, "\(end) EV")
-    }
-
     @Test("The judge counts convergence and oscillations from the samples")
     func judge() {
         let evs = [0.0, -2, -3.4, -2.85, -3.1, -3, -3, -3, -3, -3, -3, -3]
-        let samples = evs.enumerated().map { ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0) }
+        let samples = evs.enumerated().map { ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, renderGainEV: 0, subjectEV: 0, clippedFraction: 0, crushedFraction: 0) }
         let result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "a")
         #expect(result.convergeFrames == 3)
         #expect(result.oscillations == 0)
         // Ringing after first reaching the target: −0.5, +0.5, −0.5 EV is two changes of sign.
         let ringing = [0.0, -3, -3.5, -2.5, -3.5, -3, -3, -3, -3, -3, -3, -3].enumerated().map {
-            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
+            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, renderGainEV: 0, subjectEV: 0, clippedFraction: 0, crushedFraction: 0)
         }
         #expect(ClosedLoopEvaluation.judge(ringing, scene: "s", algorithm: "a").oscillations == 2)
         // Settled, then cycling between two exposures 0.4 EV apart, two frames at each, to the end:
         // it converges only at the last of its low frames.
         let cycling = ([0.0, -3, -3, -3] + (0..<5).flatMap { _ in [-3.4, -3.4, -3, -3] }).enumerated().map {
-            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, subjectEV: 0, clippedFraction: 0)
+            ClosedLoopEvaluation.Sample(frame: $0.offset, time: Double($0.offset) / 30, exposureEV: $0.element, renderGainEV: 0, subjectEV: 0, clippedFraction: 0, crushedFraction: 0)
         }
         let cycled = ClosedLoopEvaluation.judge(cycling, scene: "s", algorithm: "a")
         #expect(cycled.convergeFrames == cycling.count - 2 && cycled.oscillations == 0)
