@@ -1,6 +1,7 @@
 import CameraCodecs
 import CameraCore
 @testable import CameraEvaluation
+import CameraTestSupport
 import Foundation
 import Testing
 
