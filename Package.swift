@@ -58,8 +58,8 @@ let package = Package(
         .target(
             name: "CameraBenchmarks",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "PhotoLibrary", "CameraPhotos",
-                "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "CameraEvaluation", "PhotoLibrary",
+                "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
         .target(
@@ -82,13 +82,13 @@ let package = Package(
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs", "CameraTestSupport"]),
         .testTarget(
             name: "CameraEvaluationTests",
-            dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated"]
+            dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraTestSupport"]
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "PhotoLibrary",
                                                              "CameraPhotos", "CameraTestSupport"]),
         .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
-        .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore"]),
+        .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),

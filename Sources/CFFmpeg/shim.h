@@ -3,7 +3,7 @@
 
 // FFmpeg's libraries (Debian libavcodec-dev, libavformat-dev, libavutil-dev, libswscale-dev,
 // libswresample-dev) for CameraMovie. Functions and structs import as they are; the macros Swift
-// cannot import (function-like AVERROR, av_err2str's compound literal, AV_NOPTS_VALUE's cast) have
+// cannot import (function-like AVERROR, av_err2str's compound literal) have
 // static inline shims.
 
 #include <libavcodec/avcodec.h>
@@ -25,8 +25,5 @@ static inline int cff_error_eof(void) { return AVERROR_EOF; }
 static inline const char *cff_error_text(int code, char *buffer, size_t size) {
     return av_make_error_string(buffer, size, code);
 }
-
-/// AV_NOPTS_VALUE: no timestamp.
-static inline int64_t cff_no_pts(void) { return AV_NOPTS_VALUE; }
 
 #endif

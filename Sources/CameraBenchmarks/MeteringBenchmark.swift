@@ -45,7 +45,7 @@ public enum MeteringBenchmark {
             }
             for peer in try await peers(frames, runs: runs, progress: progress, label: label) {
                 results.append(Benchmark(name: "metering-\(label)", unit: "ms/frame", ours: ours,
-                                                      peer: peer.name, peerValue: peer.milliseconds, ratio: peer.milliseconds / ours))
+                                         peer: peer.name, peerValue: peer.milliseconds, ratio: peer.milliseconds / ours))
             }
             progress.clear()
         }

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraEvaluation
 import Foundation
 
 /// The `opencv` peer of `bench metering`: the same frame analysis as ours (mean Rec. 709 luma of the
@@ -25,21 +26,15 @@ struct OpenCVPeer {
         }
     }
 
-    /// Debian's Python, where apt's python3-opencv lives (a `python3` on PATH may be another one).
-    static let debianPython = "/usr/bin/python3"
-
-    /// The script's exit status when `import cv2, numpy` fails.
-    private static let importFailedStatus: Int32 = 3
-
     /// Timed runs, after one untimed warm-up run.
     let runs: Int
-    /// The interpreter that runs the script (tests point it elsewhere to see the unavailable path).
-    let python: String
+    private let script: OpenCVScript
 
-    init(runs: Int, python: String = OpenCVPeer.debianPython) {
+    /// `python` runs the script (tests point it elsewhere to see the unavailable path).
+    init(runs: Int, python: String = OpenCVScript.debianPython) {
         precondition(runs > 0, "the OpenCV peer needs at least one run")
         self.runs = runs
-        self.python = python
+        script = OpenCVScript(label: "OpenCV peer", body: Self.body, python: python)
     }
 
     /// Runs the OpenCV analysis of `buffer` (bgra8 or nv12) `runs` times in Python.
@@ -50,64 +45,18 @@ struct OpenCVPeer {
         case .nv12: formatName = "nv12"
         default: throw BenchmarkError("OpenCV peer: no analysis for \(buffer.format.name) frames — use bgra8 or nv12")
         }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("camerasun-opencv-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let frameFile = directory.appendingPathComponent("frame.raw")
-        let errorFile = directory.appendingPathComponent("stderr.txt")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(buffer.planes.indices.flatMap { buffer.bytes(plane: $0) }).write(to: frameFile)
-            try Data().write(to: errorFile)
+            return try script.run(input: Data(buffer.planes.indices.flatMap { buffer.bytes(plane: $0) }),
+                                  arguments: [formatName, "\(buffer.width)", "\(buffer.height)", "\(runs)"]) { answer in
+                try? JSONDecoder().decode(Result.self, from: answer.lastLine)
+            }
         } catch {
-            throw BenchmarkError("OpenCV peer: cannot write the frame to \(directory.path): \(error) — check the temporary directory")
+            throw BenchmarkError(error.message)
         }
-        let (status, output) = try run(arguments: [frameFile.path, formatName, "\(buffer.width)", "\(buffer.height)", "\(runs)"],
-                                       errorFile: errorFile)
-        if status == OpenCVPeer.importFailedStatus { throw unavailable }
-        let line = output.split(separator: UInt8(ascii: "\n")).last.map { Data($0) } ?? Data()
-        guard status == 0, let result = try? JSONDecoder().decode(Result.self, from: line) else {
-            let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-            let reason = errors.split(separator: "\n").last.map(String.init) ?? "no answer on stdout"
-            throw BenchmarkError("OpenCV peer failed: \(python) exited with status \(status): \(reason) — "
-                + "check that `\(python) -c 'import cv2'` works")
-        }
-        return result
-    }
-
-    /// Runs the script with `arguments`; its exit status and everything it wrote on stdout.
-    private func run(arguments: [String], errorFile: URL) throws(BenchmarkError) -> (Int32, Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", OpenCVPeer.script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        do {
-            process.standardError = try FileHandle(forWritingTo: errorFile)
-            try process.run()
-        } catch {
-            throw unavailable
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
-    }
-
-    /// The error when the interpreter is missing or cannot import cv2 and numpy.
-    private var unavailable: BenchmarkError {
-        BenchmarkError("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
     }
 
     /// Arguments: frame file, bgra8|nv12, width, height, runs. Prints one JSON line.
-    static let script = """
-        import sys
-        try:
-            import cv2
-            import numpy
-        except ImportError as error:
-            print(error, file=sys.stderr)
-            sys.exit(3)
+    static let body = """
         import json
         import statistics
         import time

@@ -62,7 +62,7 @@ public enum PhotoBenchmark {
         for shot in 1...shots {
             progress.show("bench photo \(label): shot \(shot)/\(shots)")
             let saved = try saved(await saver.take(settings()))
-            times.append(saved.shutterToFile.seconds * 1000)
+            times.append(saved.shutterToFile.milliseconds)
         }
         return [(0.5, "median"), (0.95, "p95")].map { fraction, statistic in
             Benchmark(name: "photo-shutter-to-file-\(label)-\(statistic)", unit: "ms", ours: quantile(times, fraction) ?? 0)
@@ -94,7 +94,7 @@ public enum PhotoBenchmark {
         let ours = try await medianMilliseconds(runs: runs) { _ = try encoder.encode(buffer, quality: quality, exif: exif) }
         let peer = try await medianMilliseconds(runs: runs) { _ = try encoder.bareTurboJPEGEncode(buffer, quality: quality) }
         return Benchmark(name: "photo-jpeg-encode-\(label)", unit: "ms/photo", ours: ours, peer: "libjpeg-turbo",
-                                      peerValue: peer, ratio: peer / ours)
+                         peerValue: peer, ratio: peer / ours)
     }
 
     @Sendable private static func settings() -> PhotoSettings {

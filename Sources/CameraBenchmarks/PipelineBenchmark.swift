@@ -40,7 +40,7 @@ public enum PipelineBenchmark {
         return [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
             let ours = quantile(latencies, fraction) ?? 0, peer = quantile(encodes, fraction) ?? 0
             return Benchmark(name: "pipeline-capture-to-socket-960x540-\(label)", unit: "ms", ours: ours,
-                                          peer: "libjpeg-turbo", peerValue: peer, ratio: peer / ours)
+                             peer: "libjpeg-turbo", peerValue: peer, ratio: peer / ours)
         }
     }
 

@@ -51,10 +51,10 @@ public enum ServerBenchmark {
         var results = [(0.5, "p50"), (0.95, "p95")].map { fraction, label in
             let ours = quantile(beside, fraction) ?? 0, peer = quantile(alone, fraction) ?? 0
             return Benchmark(name: "server-api-round-trip-beside-\(viewers)-viewers-\(label)", unit: "ms", ours: ours,
-                                          peer: "no-viewers", peerValue: peer, ratio: peer / ours)
+                             peer: "no-viewers", peerValue: peer, ratio: peer / ours)
         }
         results.append(Benchmark(name: "server-stream-slowest-of-\(viewers)-viewers-960x540", unit: "fps", ours: slowest,
-                                              peer: "camera", peerValue: cameraRate, ratio: slowest / cameraRate))
+                                 peer: "camera", peerValue: cameraRate, ratio: slowest / cameraRate))
         return results
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How the image pipeline places a frame's subject in the picture, as auto-exposure decides it
 /// for that frame: the subject's level in the developed linear frame, and the EV it is moved by.
 /// The sensor exposure protects the highlights; this gain lifts the subject (and the shadows
@@ -17,7 +15,4 @@ public struct RenderGain: Sendable, Hashable {
 
     /// No gain: the frame rendered as the sensor saw it.
     public static let none = RenderGain(subjectLevel: 0.18, ev: 0)
-
-    /// The subject's output level (linear).
-    public var outputLevel: Double { subjectLevel * pow(2, ev) }
 }

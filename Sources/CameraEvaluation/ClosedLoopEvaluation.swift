@@ -236,7 +236,6 @@ public struct ClosedLoopEvaluation {
         ThreeAEngine.exposureProgram(for: camera.capabilities, frameRate: camera.settings.frameRate)
     }
 
-    /// `frame` shrunk to fit `thumbnailBound`.
     /// Subject ΔEV: log2 of the subject's mean linear output over 0.18 × 2^intent.
     static func subjectEV(_ output: GroundTruthReading, truth: SimulatedGroundTruth) -> Double {
         log2(max(output.subjectLinearMean, 1e-6) / (Meter.midGray * pow(2, truth.subjectIntent)))

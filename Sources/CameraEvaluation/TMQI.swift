@@ -77,8 +77,8 @@ public enum TMQI {
         return Score(quality: quality, structuralFidelity: fidelity, naturalness: naturalness)
     }
 
-    /// Rec. 709 luminance, the Y row of the reference code's RGB → XYZ matrix.
+    /// Rec. 709 luminance (`BT709`'s weights), the Y row of the reference code's RGB → XYZ matrix.
     static func rec709(_ red: Double, _ green: Double, _ blue: Double) -> Double {
-        0.2126 * red + 0.7152 * green + 0.0722 * blue
+        Double(BT709.redWeight) * red + Double(BT709.greenWeight) * green + Double(BT709.blueWeight) * blue
     }
 }

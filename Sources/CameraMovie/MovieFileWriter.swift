@@ -21,9 +21,11 @@ public final class MovieFileWriter {
     private let encoder: VideoEncoder
     private let muxer: FragmentedMP4Muxer
     private let encoderName: String
-    private var firstTime: MediaTime?
+    /// The first frame's time, the file's zero; nil before the first frame.
+    public private(set) var firstTime: MediaTime?
     private var lastPTS: Int64 = -1
-    private var frames = 0
+    /// Frames appended so far.
+    public private(set) var frames = 0
 
     /// Creates `path` for `size` frames at `frameRate` frames a second, encoded by `encoder`.
     public init(path: String, size: PixelSize, frameRate: Int, encoder: String = H264EncoderChoice.software) throws(MovieError) {

@@ -48,9 +48,7 @@ public final class MovieRecording {
     private let partialPath: String
     private let limits: Limits
     private let writer: MovieFileWriter
-    private var firstTime: Double?
     private var lastSize: Int64 = 0, largestGrowth: Int64 = 0
-    private var frames = 0
 
     /// Starts a take for `path` (written as `path.partial` until it is saved); refuses to start
     /// when the volume already has less free space than `limits.minimumFreeBytes`.
@@ -66,13 +64,10 @@ public final class MovieRecording {
 
     /// Records `frame`, or returns the limit that ends the take (the frame then is not recorded).
     public func append(_ frame: Frame) throws(MovieError) -> StopReason? {
-        let time = frame.presentationTime.seconds
-        let start = firstTime ?? time
-        if let maximum = limits.maximumDuration, time - start >= maximum - 1e-9 { return .maximumDuration }
+        let elapsed = frame.presentationTime.seconds - (writer.firstTime ?? frame.presentationTime).seconds
+        if let maximum = limits.maximumDuration, elapsed >= maximum - 1e-9 { return .maximumDuration }
         if let reason = try sizeLimitReached() { return reason }
-        firstTime = start
         try writer.append(frame)
-        frames += 1
         return nil
     }
 
@@ -100,14 +95,14 @@ public final class MovieRecording {
 
     /// The size limit when the file is within two of its largest fragments of it (the one being
     /// written in memory and the one after), the free-space limit likewise; checked on each frame
-    /// (a `stat` of the file, a `statvfs` of its volume every 30).
+    /// (the writer's byte count, a `statvfs` of the volume every 30 frames).
     private func sizeLimitReached() throws(MovieError) -> StopReason? {
         guard limits.maximumBytes != nil || limits.minimumFreeBytes != nil else { return nil }
         let size = writer.bytesWritten
         largestGrowth = max(largestGrowth, size - lastSize)
         lastSize = size
         if let maximum = limits.maximumBytes, size + 2 * largestGrowth > maximum { return .maximumSize }
-        if let minimum = limits.minimumFreeBytes, frames % 30 == 0,
+        if let minimum = limits.minimumFreeBytes, writer.frames % 30 == 0,
            try Self.freeBytes(at: FileSystem.parent(of: partialPath)) - 2 * largestGrowth < minimum {
             return .minimumFreeSpace
         }

@@ -2,7 +2,8 @@ internal import CFFmpeg
 
 /// What a recording holds, read back with libavformat before it counts as saved: its video
 /// stream's frames and duration, and whether its last group of pictures (keyframe to end)
-/// decodes, which is the part a crash or a full disk would have damaged.
+/// decodes, which is the part a crash or a full disk would have damaged. Only that group is
+/// decoded, so checking an hour-long take costs a second of decoding, not an hour.
 public struct MovieValidation: Equatable, Sendable {
     /// Video frames in the file (packets of its video stream).
     public let frames: Int
@@ -11,13 +12,6 @@ public struct MovieValidation: Equatable, Sendable {
     public let hasAudio: Bool
     /// Frames decoded from the last keyframe to the end: all of that group, when it is sound.
     public let lastGroupFrames: Int
-
-    public init(frames: Int, duration: Double, hasAudio: Bool, lastGroupFrames: Int) {
-        self.frames = frames
-        self.duration = duration
-        self.hasAudio = hasAudio
-        self.lastGroupFrames = lastGroupFrames
-    }
 
     /// Reads `path` through; throws when it is not a movie, has no video, or its last group does not decode.
     public static func check(_ path: String) throws(MovieError) -> MovieValidation {
@@ -34,8 +28,7 @@ public struct MovieValidation: Equatable, Sendable {
             throw MovieError("\(path) has no video stream — it is not a CameraSun recording")
         }
         let hasAudio = streams.contains { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
-        let decoder = try GroupDecoder(video.pointee.codecpar, path: path)
-
+        let lastGroup = LastGroup()
         guard let packet = av_packet_alloc() else { throw MovieError("cannot allocate a packet — the machine is out of memory") }
         var owned: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&owned) }
@@ -51,15 +44,38 @@ public struct MovieValidation: Equatable, Sendable {
             let pts = packet.pointee.pts
             first = min(first ?? pts, pts)
             end = max(end, pts + (packet.pointee.duration > 0 ? packet.pointee.duration : period))
-            try decoder.add(packet, keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0)
+            try lastGroup.add(packet, keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0)
         }
         let seconds = Double(end - (first ?? end)) * Double(timeBase.num) / Double(timeBase.den)
-        return MovieValidation(frames: frames, duration: seconds, hasAudio: hasAudio, lastGroupFrames: try decoder.finish())
+        let decoded = try GroupDecoder(video.pointee.codecpar, path: path).decode(lastGroup)
+        return MovieValidation(frames: frames, duration: seconds, hasAudio: hasAudio, lastGroupFrames: decoded)
     }
 }
 
-/// Decodes a stream one group of pictures at a time, keeping the count of the last group: each
-/// keyframe starts the decoder afresh.
+/// The packets from the last keyframe read so far to the end, kept by reference (one second of
+/// compressed video): all that `GroupDecoder` decodes.
+private final class LastGroup {
+    private(set) var packets: [UnsafeMutablePointer<AVPacket>] = []
+
+    deinit { clear() }
+
+    /// Keeps `packet`; a keyframe starts a new group.
+    func add(_ packet: UnsafeMutablePointer<AVPacket>, keyframe: Bool) throws(MovieError) {
+        if keyframe { clear() }
+        guard let kept = av_packet_clone(packet) else { throw MovieError("cannot keep a packet — the machine is out of memory") }
+        packets.append(kept)
+    }
+
+    private func clear() {
+        for packet in packets {
+            var owned: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&owned)
+        }
+        packets.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A decoder for the video of a recording, counting the frames a group of pictures decodes to.
 private final class GroupDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -86,27 +102,17 @@ private final class GroupDecoder {
         av_frame_free(&frame)
     }
 
-    func add(_ packet: UnsafeMutablePointer<AVPacket>, keyframe: Bool) throws(MovieError) {
-        if keyframe {
-            try drain()
-            avcodec_flush_buffers(context)
-            decoded = 0
+    /// The frames `group` decodes to, the decoder drained at its end.
+    func decode(_ group: LastGroup) throws(MovieError) -> Int {
+        for packet in group.packets {
+            let sent = avcodec_send_packet(context, packet)
+            guard sent >= 0 else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
+            try receive()
         }
-        let sent = avcodec_send_packet(context, packet)
-        guard sent >= 0 else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
-        try receive()
-    }
-
-    /// The frames decoded since the last keyframe, the decoder drained.
-    func finish() throws(MovieError) -> Int {
-        try drain()
-        return decoded
-    }
-
-    private func drain() throws(MovieError) {
         let sent = avcodec_send_packet(context, nil)
         guard sent >= 0 || sent == cff_error_eof() else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
         try receive()
+        return decoded
     }
 
     private func receive() throws(MovieError) {

@@ -115,14 +115,18 @@ final class VideoEncoder {
         var strides = buffer.planes.map { Int32($0.bytesPerRow) }
         sources += Array(repeating: nil, count: 4 - sources.count)
         strides += Array(repeating: 0, count: 4 - strides.count)
-        withUnsafeMutablePointer(to: &picture.pointee.data) { data in
+        let rows = withUnsafeMutablePointer(to: &picture.pointee.data) { data in
             withUnsafeMutablePointer(to: &picture.pointee.linesize) { linesize in
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
                     linesize.withMemoryRebound(to: Int32.self, capacity: 8) { linesize in
-                        _ = sws_scale(scaler, sources, strides, 0, Int32(buffer.height), data, linesize)
+                        sws_scale(scaler, sources, strides, 0, Int32(buffer.height), data, linesize)
                     }
                 }
             }
+        }
+        guard rows == Int32(buffer.height) else {
+            throw MovieError("libswscale converted \(max(rows, 0)) of the \(buffer.height) rows of a \(buffer.format) frame — "
+                + "stop the recording and start it again")
         }
     }
 

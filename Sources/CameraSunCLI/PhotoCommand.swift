@@ -35,7 +35,6 @@ enum PhotoCommand {
         let assets: [AssetReport]
     }
 
-
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         let options = try PhotoOptions(parsing: arguments)
         let opened = try options.capture.openCamera()

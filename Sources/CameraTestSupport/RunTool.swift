@@ -1,7 +1,9 @@
+import CameraCore
 import Foundation
 
 /// Runs a system tool (a test's peer: ffprobe, ffmpeg, sqlite3 …) with no input and returns its
-/// exit status, standard output and standard error (which must stay small: it is read first).
+/// exit status, standard output and standard error. Standard error is read on a thread of its own
+/// while standard output is read here, so a tool that fills either pipe never blocks.
 public func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -11,8 +13,15 @@ public func runTool(_ path: String, _ arguments: [String]) throws -> (status: In
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    let errorData = Locked(Data())
+    let errorsRead = DispatchSemaphore(value: 0)
+    Thread {
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        errorData.withLock { $0 = data }
+        errorsRead.signal()
+    }.start()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    errorsRead.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+    return (process.terminationStatus, outputData, String(decoding: errorData.withLock { $0 }, as: UTF8.self))
 }

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraTestSupport
 import Foundation
 @testable import CameraBenchmarks
 import Testing
@@ -96,17 +97,12 @@ struct BenchPeerTests {
 
     @Test("A missing interpreter, or one without cv2, is reported as the peer being unavailable")
     func openCVUnavailable() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // -S leaves dist-packages, where apt puts cv2 and numpy, off the module path.
-        let withoutSite = directory.appendingPathComponent("python3-without-site").path
-        try "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n".write(toFile: withoutSite, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: withoutSite)
-        let frame = try Self.frame(.bgra8, width: 8, height: 8, left: 128, right: 128)
-        for python in [withoutSite, directory.appendingPathComponent("missing-python3").path] {
-            let error = #expect(throws: BenchmarkError.self) { try OpenCVPeer(runs: 1, python: python).measure(frame) }
-            #expect(error == BenchmarkError("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)"))
+        try withScratchDirectory { folder in
+            let frame = try Self.frame(.bgra8, width: 8, height: 8, left: 128, right: 128)
+            for python in [try StandInPython.withoutSitePackages(in: folder), StandInPython.missing(in: folder)] {
+                let error = #expect(throws: BenchmarkError.self) { try OpenCVPeer(runs: 1, python: python).measure(frame) }
+                #expect(error == BenchmarkError("OpenCV peer unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)"))
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -61,7 +62,7 @@ import Testing
 
     @Test("write(to:) replaces an existing file and leaves no temporary file behind")
     func writeReplacesAtomically() throws {
-        try withTemporaryDirectory { directory in
+        try withScratchDirectory { directory in
             let url = directory.appendingPathComponent("frame.png")
             try Data("old".utf8).write(to: url)
             let buffer = try Self.patterned(.gray8)
@@ -119,7 +120,7 @@ enum PythonPNG {
         """
 
     static func decode(_ png: Data) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        try withTemporaryDirectory { directory in
+        try withScratchDirectory { directory in
             let url = directory.appendingPathComponent("image.png")
             try png.write(to: url)
             let process = Process()

@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -118,7 +119,7 @@ struct MalformedHDR: Sendable, CustomTestStringConvertible {
 
     @Test("a file that is not HDR is named by its path in the error")
     func wrongFileNamesItsPath() throws {
-        try withTemporaryDirectory { directory in
+        try withScratchDirectory { directory in
             let url = directory.appendingPathComponent("archive.hdr")
             try Data("PK\u{3}\u{4}rest of a zip".utf8).write(to: url)
             let error = #expect(throws: CodecError.self) { try decoder.decode(contentsOf: url) }
@@ -129,7 +130,7 @@ struct MalformedHDR: Sendable, CustomTestStringConvertible {
 
     @Test("a missing file or a directory is an unreadable error naming the path and the reason")
     func unreadablePaths() throws {
-        try withTemporaryDirectory { directory in
+        try withScratchDirectory { directory in
             let missing = directory.appendingPathComponent("nope.hdr")
             let error = #expect(throws: CodecError.self) { try decoder.decode(contentsOf: missing) }
             #expect(error?.kind == .unreadable)

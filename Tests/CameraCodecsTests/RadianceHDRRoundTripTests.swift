@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -83,7 +84,7 @@ import Testing
 
     @Test("write(to:) then decode(contentsOf:) round-trips through a file")
     func fileRoundTrip() throws {
-        try withTemporaryDirectory { directory in
+        try withScratchDirectory { directory in
             let url = directory.appendingPathComponent("scene.hdr")
             let original = sampleImage(width: 16, height: 4)
             try encoder.write(original, to: url)

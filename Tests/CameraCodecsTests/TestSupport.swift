@@ -31,12 +31,4 @@ func sampleImage(width: Int, height: Int) -> RadianceImage {
     return image
 }
 
-/// A fresh empty directory, removed when `body` returns.
-func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("camerasun-codecs-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
 

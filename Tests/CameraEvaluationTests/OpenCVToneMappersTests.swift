@@ -1,5 +1,6 @@
 import CameraCore
 @testable import CameraEvaluation
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -59,32 +60,23 @@ import Testing
 
     @Test("A missing interpreter, or one without cv2, is reported as the mappers being unavailable")
     func unavailable() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // -S leaves dist-packages, where apt puts cv2 and numpy, off the module path.
-        let withoutSite = directory.appendingPathComponent("python3-without-site").path
-        try "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n".write(toFile: withoutSite, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: withoutSite)
-        for python in [withoutSite, directory.appendingPathComponent("missing-python3").path] {
-            let error = #expect(throws: OpenCVToneMappers.Failure.self) {
-                try OpenCVToneMappers(runs: 1, python: python).render(Self.scene)
+        try withScratchDirectory { folder in
+            for python in [try StandInPython.withoutSitePackages(in: folder), StandInPython.missing(in: folder)] {
+                let error = #expect(throws: OpenCVScript.Failure.self) {
+                    try OpenCVToneMappers(runs: 1, python: python).render(Self.scene)
+                }
+                #expect(error?.message == "OpenCV tone mappers unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
             }
-            #expect(error?.message == "OpenCV tone mappers unavailable: \(python) cannot import cv2 — run make deps (installs python3-opencv)")
         }
     }
 
     @Test("A failing script is reported with its exit status and the last line it wrote on stderr")
     func scriptFailure() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let failing = directory.appendingPathComponent("python3-failing").path
-        try "#!/bin/sh\necho 'first line' >&2\necho 'cv2.error: out of memory' >&2\nexit 1\n"
-            .write(toFile: failing, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing)
-        let error = #expect(throws: OpenCVToneMappers.Failure.self) { try OpenCVToneMappers(runs: 1, python: failing).render(Self.scene) }
-        #expect(error?.message == "OpenCV tone mappers failed: \(failing) exited with status 1: cv2.error: out of memory — "
-            + "check that `\(failing) -c 'import cv2'` works")
+        try withScratchDirectory { folder in
+            let failing = try StandInPython.failing(writing: ["first line", "cv2.error: out of memory"], status: 1, in: folder)
+            let error = #expect(throws: OpenCVScript.Failure.self) { try OpenCVToneMappers(runs: 1, python: failing).render(Self.scene) }
+            #expect(error?.message == "OpenCV tone mappers failed: \(failing) exited with status 1: cv2.error: out of memory — "
+                + "check that `\(failing) -c 'import cv2'` works")
+        }
     }
 }

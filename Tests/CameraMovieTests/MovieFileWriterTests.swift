@@ -12,11 +12,8 @@ struct MovieFileWriterTests {
     /// `frames` frames of `scene` at 30 fps in `format` into `path`.
     static func record(_ scene: SimulatedScene, format pixelFormat: PixelFormat = .bgra8, frames: Int, to path: String) async throws
         -> MovieFileWriter.Summary {
-        let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: pixelFormat,
-                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format, frameRate: 30)
-        try camera.startStreaming()
-        let writer = try MovieFileWriter(path: path, size: format.size, frameRate: 30)
+        let camera = try recordingCamera(scene, pixelFormat)
+        let writer = try MovieFileWriter(path: path, size: recordingSize, frameRate: 30)
         for _ in 0..<frames { try writer.append(try await camera.nextFrame()) }
         return try writer.finish()
     }
@@ -81,7 +78,7 @@ struct MovieFileWriterTests {
 
     @Test("Bad input: a zero frame rate, an odd size, a folder that does not exist, a frame out of order — each named")
     func badInputIsAClearError() async throws {
-        let size = PixelSize(width: 160, height: 90)
+        let size = recordingSize
         #expect(throws: MovieError("frame rate 0 — a recording needs at least 1 frame a second")) {
             _ = try MovieFileWriter(path: "/tmp/x.mp4", size: size, frameRate: 0)
         }
@@ -93,9 +90,7 @@ struct MovieFileWriterTests {
         }
         #expect(odd?.message.contains("161x91") == true)
         try await withTemporaryFile { path in
-            let camera = try SimulatedCamera(scene: .grayCard, format: DeviceFormat(size: size, pixelFormat: .bgra8,
-                                                                                     frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)]))
-            try camera.startStreaming()
+            let camera = try recordingCamera(.grayCard)
             let writer = try MovieFileWriter(path: path, size: size, frameRate: 30)
             let frame = try await camera.nextFrame()
             try writer.append(frame)
@@ -103,11 +98,4 @@ struct MovieFileWriterTests {
             #expect(repeated?.message.contains("is not after the frame before") == true)
         }
     }
-}
-
-/// A path in the temporary directory for `body`, removed afterwards.
-func withTemporaryFile(_ body: (String) async throws -> Void) async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-movie-\(UUID().uuidString).mp4").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    try await body(path)
 }

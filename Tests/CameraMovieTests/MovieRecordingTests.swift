@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMovie
 import CameraSimulated
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -10,11 +11,8 @@ import Testing
 struct MovieRecordingTests {
     /// Records `scene` at 160×90, 30 fps, until a limit stops it (at most `frames` frames, then stopped by hand).
     static func take(_ limits: MovieRecording.Limits, frames: Int = 3000, in folder: URL) async throws -> MovieRecording.Saved {
-        let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
-                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30)
-        try camera.startStreaming()
-        let recording = try MovieRecording(path: folder.appendingPathComponent("take.mp4").path, size: format.size, frameRate: 30,
+        let camera = try recordingCamera(.backlitPortrait)
+        let recording = try MovieRecording(path: folder.appendingPathComponent("take.mp4").path, size: recordingSize, frameRate: 30,
                                            limits: limits)
         for _ in 0..<frames {
             if let reason = try recording.append(try await camera.nextFrame()) { return try recording.finish(reason: reason) }
@@ -22,16 +20,9 @@ struct MovieRecordingTests {
         return try recording.finish()
     }
 
-    static func withFolder(_ body: (URL) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-takes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(folder)
-    }
-
     @Test("--duration 2 stops at 2 s exactly: 60 frames, \"maximum duration reached\", validated, named, no partial file left")
     func maximumDuration() async throws {
-        try await Self.withFolder { folder in
+        try await withScratchDirectory { folder in
             let saved = try await Self.take(try MovieRecording.Limits(maximumDuration: 2), in: folder)
             #expect(saved.reason == .maximumDuration)
             #expect(saved.reason.rawValue == "maximum duration reached")
@@ -44,7 +35,7 @@ struct MovieRecordingTests {
 
     @Test("A size limit stops the take before the file passes it, and the file is whole")
     func maximumSize() async throws {
-        try await Self.withFolder { folder in
+        try await withScratchDirectory { folder in
             let limit: Int64 = 60_000
             let saved = try await Self.take(try MovieRecording.Limits(maximumBytes: limit), in: folder)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int64)
@@ -56,13 +47,10 @@ struct MovieRecordingTests {
 
     @Test("While a take runs, its partial file already decodes all but the fragment being written, as a kill would leave it")
     func thePartialFileIsPlayableWhileRecording() async throws {
-        try await Self.withFolder { folder in
-            let format = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8,
-                                      frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-            let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30)
-            try camera.startStreaming()
+        try await withScratchDirectory { folder in
+            let camera = try recordingCamera(.backlitPortrait)
             let path = folder.appendingPathComponent("take.mp4").path
-            let recording = try MovieRecording(path: path, size: format.size, frameRate: 30, limits: try MovieRecording.Limits())
+            let recording = try MovieRecording(path: path, size: recordingSize, frameRate: 30, limits: try MovieRecording.Limits())
             for _ in 0..<100 { #expect(try recording.append(try await camera.nextFrame()) == nil) }
             let snapshot = folder.appendingPathComponent("snapshot.mp4").path
             try FileManager.default.copyItem(atPath: path + MovieRecording.partialSuffix, toPath: snapshot)
@@ -75,7 +63,7 @@ struct MovieRecordingTests {
 
     @Test("Stopped by hand: reason \"stopped\", every frame in the file")
     func stoppedByHand() async throws {
-        try await Self.withFolder { folder in
+        try await withScratchDirectory { folder in
             let saved = try await Self.take(try MovieRecording.Limits(maximumDuration: 60), frames: 45, in: folder)
             #expect(saved.reason == .stopped && saved.validation.frames == 45)
         }
@@ -83,7 +71,7 @@ struct MovieRecordingTests {
 
     @Test("A minimum free space the volume does not have refuses to start, naming both figures; nothing is written")
     func minimumFreeSpace() async throws {
-        try await Self.withFolder { folder in
+        try await withScratchDirectory { folder in
             let limits = try MovieRecording.Limits(minimumFreeBytes: Int64(1) << 60)
             let error = await #expect(throws: MovieError.self) { _ = try await Self.take(limits, in: folder) }
             #expect(error?.message.contains("under the minimum of \((Int64(1) << 60) >> 20) MB") == true, "\(String(describing: error))")

@@ -2,6 +2,7 @@ import CameraCodecs
 import CameraCore
 @testable import CameraEvaluation
 import CameraExposure
+import CameraTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -102,14 +103,6 @@ enum CameraSunBinary {
         process.standardInput = FileHandle.nullDevice
         return process
     }
-}
-
-/// A fresh empty directory, removed when `body` returns.
-func withScratchDirectory<R>(_ body: (URL) throws -> R) throws -> R {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-out-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
 }
 
 private func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }

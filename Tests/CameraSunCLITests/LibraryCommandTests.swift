@@ -1,4 +1,5 @@
 @testable import CameraSunCLI
+import CameraTestSupport
 import Foundation
 import PhotoLibrary
 import Testing

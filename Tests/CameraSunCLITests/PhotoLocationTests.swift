@@ -1,3 +1,4 @@
+import CameraTestSupport
 import Foundation
 import Testing
 

@@ -14,12 +14,6 @@ func files(under directory: URL) -> [String] {
         .sorted()
 }
 
-/// Runs a system tool: its exit status, standard output as text and standard error.
-func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    let result = try CameraTestSupport.runTool(path, arguments)
-    return (result.status, String(decoding: result.output, as: UTF8.self), result.errors)
-}
-
 /// `camerasun library VERB --library DIRECTORY --json`: the result and its JSON object.
 func libraryCommand(_ verb: String, _ directory: URL) throws -> (result: CommandResult, json: [String: Any]) {
     let result = try CameraSunBinary.run(["library", verb, "--library", directory.path, "--json"])
