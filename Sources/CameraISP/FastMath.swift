@@ -4,11 +4,11 @@
 ///
 /// Only float adds, multiplies and integer bit operations, so the loops stay vectorized.
 enum FastMath {
-    /// log2 of `x` within 2·10⁻⁵ for normal positive floats (callers keep `x` ≥ `smallestLuminance`).
+    /// log2 of `x` within 2·10⁻⁵ for normal positive floats (callers add `smallestLuminance`).
     @inline(__always)
     static func log2(_ x: SIMD8<Float>) -> SIMD8<Float> {
         let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let exponent = SIMD8<Float>((bits &>> 23) &- 127)
+        let exponent = float(bits &>> 23) - 127
         // The mantissa as a float in [1, 2); the polynomial is log2(1 + t) on t in [0, 1), a
         // least-squares fit of degree 5 that is exact at both ends, so octaves join continuously.
         let mantissa = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
@@ -21,16 +21,15 @@ enum FastMath {
         return exponent + p * t
     }
 
-    /// 2^x within 3·10⁻⁶ relative for x in −126…126 (clamped there).
+    /// 2^x within 3·10⁻⁶ relative for x in −126…126 (the tone curve's gains are within ±40).
     @inline(__always)
     static func exp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let clamped = x.clamped(lowerBound: SIMD8(repeating: -126), upperBound: SIMD8(repeating: 126))
         // Adding 1.5·2²³ rounds to the nearest integer in the low mantissa bits, with no
         // float-to-integer conversion; the fraction left is in −0.5…0.5.
         let magic = SIMD8<Float>(repeating: 12_582_912)
-        let shifted = clamped + magic
+        let shifted = x + magic
         let whole = shifted - magic
-        let f = clamped - whole
+        let f = x - whole
         let integer = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
         // 2^f on −0.5…0.5: a degree-4 least-squares fit in relative error.
         var p = SIMD8<Float>(repeating: 0.009_560_520)
@@ -40,5 +39,39 @@ enum FastMath {
         p = p * f + 0.999_999_190
         let scale = unsafeBitCast((integer &+ 127) &<< 23, to: SIMD8<Float>.self)
         return p * scale
+    }
+
+    /// The larger of `value` and `floor` in each lane, as (v + f + |v − f|) / 2: exact for a
+    /// floor of 0, within an ulp otherwise. Arithmetic, because the standard library's
+    /// `pointwiseMax`, `clamped` and `replacing(with:where:)` compile to per-lane code here.
+    @inline(__always)
+    static func maximum(_ value: SIMD8<Float>, _ floor: Float) -> SIMD8<Float> {
+        (value + floor + magnitude(value - floor)) * 0.5
+    }
+
+    /// The smaller of `value` and `ceiling` in each lane, as (v + c − |v − c|) / 2.
+    @inline(__always)
+    static func minimum(_ value: SIMD8<Float>, _ ceiling: Float) -> SIMD8<Float> {
+        (value + ceiling - magnitude(value - ceiling)) * 0.5
+    }
+
+    /// |value|, by clearing the sign bits.
+    @inline(__always)
+    static func magnitude(_ value: SIMD8<Float>) -> SIMD8<Float> {
+        unsafeBitCast(unsafeBitCast(value, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+    }
+
+    /// The float of each integer in 0…2²²: placed in the mantissa of 2²³ and 2²³ subtracted, as
+    /// the standard library's SIMD conversions compile to scalar code.
+    @inline(__always)
+    static func float(_ integer: SIMD8<Int32>) -> SIMD8<Float> {
+        unsafeBitCast(integer | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
+    }
+
+    /// The nearest integer to each float in 0…2²², by the same placement (no conversion
+    /// instruction, no trap).
+    @inline(__always)
+    static func rounded(_ value: SIMD8<Float>) -> SIMD8<Int32> {
+        unsafeBitCast(value + 8_388_608, to: SIMD8<Int32>.self) & 0x007F_FFFF
     }
 }

@@ -145,6 +145,6 @@ struct Luminance {
 
     @inline(__always)
     func log2(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>) -> SIMD8<Float> {
-        FastMath.log2(pointwiseMax(red * r + green * g + blue * b, SIMD8(repeating: ToneCurve.smallestLuminance)))
+        FastMath.log2(red * r + green * g + blue * b + ToneCurve.smallestLuminance)
     }
 }

@@ -39,17 +39,24 @@ struct OutputEncoder {
                     (pair[0], pair[1], pair[2], pair[3]) = (left.y, average(left.cb, right.cb), right.y, average(left.cr, right.cr))
                 }
             }
-        case .nv12(let range):
-            precondition(count == 2, "nv12 is written in row pairs")
-            let top = line(plane: 0, y), bottom = line(plane: 0, y + 1), chroma = line(plane: 1, y / 2)
-            for x in Swift.stride(from: 0, to: width, by: 2) {
-                let a = rows.ycbcr(0, x, range: range), b = rows.ycbcr(0, x &+ 1, range: range)
-                let c = rows.ycbcr(1, x, range: range), d = rows.ycbcr(1, x &+ 1, range: range)
-                (top[x], top[x &+ 1], bottom[x], bottom[x &+ 1]) = (a.y, b.y, c.y, d.y)
-                (chroma[x], chroma[x &+ 1]) = (average(a.cb, b.cb, c.cb, d.cb), average(a.cr, b.cr, c.cr, d.cr))
-            }
+        case .nv12(.video):
+            writeNV12(rows, count: count, at: y, VideoRange.self)
+        case .nv12(.full):
+            writeNV12(rows, count: count, at: y, FullRange.self)
         case .bayer16:
             preconditionFailure("init rejects bayer16")
+        }
+    }
+
+    /// nv12 in a range known at compile time, so that `BT709.encode`'s weights fold to constants.
+    private func writeNV12<Range: StaticYCbCrRange>(_ rows: EncodedRows.Rows, count: Int, at y: Int, _: Range.Type) {
+        precondition(count == 2, "nv12 is written in row pairs")
+        let top = line(plane: 0, y), bottom = line(plane: 0, y + 1), chroma = line(plane: 1, y / 2)
+        for x in Swift.stride(from: 0, to: buffer.width, by: 2) {
+            let a = rows.ycbcr(0, x, range: Range.range), b = rows.ycbcr(0, x &+ 1, range: Range.range)
+            let c = rows.ycbcr(1, x, range: Range.range), d = rows.ycbcr(1, x &+ 1, range: Range.range)
+            (top[x], top[x &+ 1], bottom[x], bottom[x &+ 1]) = (a.y, b.y, c.y, d.y)
+            (chroma[x], chroma[x &+ 1]) = (average(a.cb, b.cb, c.cb, d.cb), average(a.cr, b.cr, c.cr, d.cr))
         }
     }
 

@@ -23,16 +23,21 @@ struct ToneCurve {
     /// 1/c, 0 when the curve is a plain gain.
     let inverseShoulder: Float
 
-    /// Luminance floor before the log: 2⁻²⁰ is 7 EV below the first 8-bit sRGB step, so it stays
-    /// black after any plausible lift, and keeps log2 finite.
+    /// Added to luminance (never negative) before the log: 2⁻²⁰ is 7 EV below the first 8-bit
+    /// sRGB step, so it stays black after any plausible lift, and keeps log2 finite.
     static let smallestLuminance: Float = 0x1p-20
+
+    /// The largest lift or cut: far past any exposure the camera makes, and it keeps the
+    /// per-pixel exp2 inside its range.
+    static let evLimit = 24.0
 
     init(_ gain: RenderGain, clipLevel: Float) {
         let subject = log2(max(gain.subjectLevel, Double(ToneCurve.smallestLuminance)))
         let headroom = log2(Double(clipLevel)) - subject
         self.subject = Float(subject)
-        ev = Float(gain.ev)
-        inverseShoulder = gain.ev > 0 && gain.ev < headroom ? Float(gain.ev / (headroom * (headroom - gain.ev))) : 0
+        ev = Float(min(max(gain.ev, -ToneCurve.evLimit), ToneCurve.evLimit))
+        let ev = Double(self.ev)
+        inverseShoulder = ev > 0 && ev < headroom ? Float(ev / (headroom * (headroom - ev))) : 0
     }
 
     /// Whether the curve leaves every level where it is (no gain, no compression).
@@ -42,7 +47,7 @@ struct ToneCurve {
     /// the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
-        let x = pointwiseMax(base - subject, SIMD8(repeating: 0))
+        let x = FastMath.maximum(base - subject, 0)
         let scaled = x * inverseShoulder
         return ev - x * scaled / (1 + scaled)
     }

@@ -9,6 +9,8 @@ import CameraCore
 struct ToneMapper {
     private var filter = GuidedBaseFilter()
     private var rows = EncodedRows()
+    /// One row's sRGB table indices, red, green and blue planes.
+    private var indices: [Int32] = []
 
     mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder) {
         let curve = ToneCurve(gain, clipLevel: image.clipLevel)
@@ -36,42 +38,56 @@ struct ToneMapper {
 
     /// Every row pair of `image`, each row with the gain `gainOfRow(y)`, into `encoder`.
     private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, gainOfRow: (Int) -> Gain) {
+        if indices.count != 3 * image.stride { indices = [Int32](repeating: 0, count: 3 * image.stride) }
         SRGBEncodeTable.table.withUnsafeBufferPointer { table in
             image.withPlanes { planes in
-                rows.withRows { rows in
-                    var y = 0
-                    while y < image.height {
-                        let count = min(2, image.height - y)
-                        for row in 0..<count {
-                            ToneMapper.renderRow(planes, at: (y + row) * planes.stride, count: planes.stride, gain: gainOfRow(y + row),
-                                                 table: table.baseAddress!, into: rows, row: row)
+                indices.withUnsafeMutableBufferPointer { indices in
+                    rows.withRows { rows in
+                        var y = 0
+                        while y < image.height {
+                            let count = min(2, image.height - y)
+                            for row in 0..<count {
+                                ToneMapper.tableIndices(planes, at: (y + row) * planes.stride, count: planes.stride,
+                                                        gain: gainOfRow(y + row), into: indices.baseAddress!)
+                                for channel in 0..<3 {
+                                    ToneMapper.lookUp(indices.baseAddress! + channel * planes.stride, count: image.width,
+                                                      in: table.baseAddress!, into: rows.plane(row, channel))
+                                }
+                            }
+                            encoder.write(rows, count: count, at: y)
+                            y += count
                         }
-                        encoder.write(rows, count: count, at: y)
-                        y += count
                     }
                 }
             }
         }
     }
 
-    /// One row: eight pixels at a time, RGB × gain, then the table lookups (scalar: there is no
-    /// portable vector gather).
-    @inline(__always)
-    private static func renderRow<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
-                                                   table: UnsafePointer<UInt8>, into rows: EncodedRows.Rows, row: Int) {
-        let (red, green, blue) = (rows.plane(row, 0), rows.plane(row, 1), rows.plane(row, 2))
+    /// The sRGB table index of each channel of one row (three planes of `count`), RGB × gain,
+    /// eight pixels at a time. Kept apart from the lookups, which are scalar (there is no
+    /// portable vector gather) and would otherwise turn this loop scalar too.
+    @inline(never)
+    private static func tableIndices<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
+                                                      into indices: UnsafeMutablePointer<Int32>) {
         for x in Swift.stride(from: 0, to: count, by: 8) {
             let pixels = planes.load(offset &+ x)
             let factor = gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x)
-            let r = SRGBEncodeTable.index(pixels.red * factor)
-            let g = SRGBEncodeTable.index(pixels.green * factor)
-            let b = SRGBEncodeTable.index(pixels.blue * factor)
-            for lane in 0..<8 {
-                red[x &+ lane] = table[Int(r[lane])]
-                green[x &+ lane] = table[Int(g[lane])]
-                blue[x &+ lane] = table[Int(b[lane])]
-            }
+            store(SRGBEncodeTable.index(pixels.red * factor), indices + x)
+            store(SRGBEncodeTable.index(pixels.green * factor), indices + count + x)
+            store(SRGBEncodeTable.index(pixels.blue * factor), indices + 2 * count + x)
         }
+    }
+
+    /// `table[index]` for `count` indices.
+    @inline(__always)
+    private static func lookUp(_ indices: UnsafePointer<Int32>, count: Int, in table: UnsafePointer<UInt8>,
+                               into bytes: UnsafeMutablePointer<UInt8>) {
+        for x in 0..<count { bytes[x] = table[Int(indices[x])] }
+    }
+
+    @inline(__always)
+    private static func store(_ values: SIMD8<Int32>, _ pointer: UnsafeMutablePointer<Int32>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: values, as: SIMD8<Int32>.self)
     }
 }
 
