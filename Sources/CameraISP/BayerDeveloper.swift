@@ -97,8 +97,8 @@ private struct ColorMatrix {
     @inline(__always)
     func apply(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>)
         -> (red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>) {
-        (FastMath.maximum(m0 * r + m1 * g + m2 * b, 0), FastMath.maximum(m3 * r + m4 * g + m5 * b, 0),
-         FastMath.maximum(m6 * r + m7 * g + m8 * b, 0))
+        (FastMath.nonNegative(m0 * r + m1 * g + m2 * b), FastMath.nonNegative(m3 * r + m4 * g + m5 * b),
+         FastMath.nonNegative(m6 * r + m7 * g + m8 * b))
     }
 }
 
@@ -122,7 +122,7 @@ private struct Normalisation {
         for x in Swift.stride(from: 0, to: width, by: 8) {
             let raw = FastMath.float(SIMD8<Int32>(truncatingIfNeeded: samples.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt16>.self)))
             let value = (raw - black) * scales
-            UnsafeMutableRawPointer(row + x).storeBytes(of: FastMath.minimum(FastMath.maximum(value, 0), clip), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(row + x).storeBytes(of: FastMath.minimum(FastMath.nonNegative(value), clip), as: SIMD8<Float>.self)
         }
         for x in width..<(stride + 1) { row[x] = row[max(2 * (width - 1) - x, 0)] }
         row[-1] = row[min(1, width - 1)]

@@ -41,24 +41,22 @@ enum FastMath {
         return p * scale
     }
 
-    /// The larger of `value` and `floor` in each lane, as (v + f + |v − f|) / 2: exact for a
-    /// floor of 0, within an ulp otherwise. Arithmetic, because the standard library's
-    /// `pointwiseMax`, `clamped` and `replacing(with:where:)` compile to per-lane code here.
+    /// `value` with negative lanes set to 0, by masking with the sign bits: exact, and plain
+    /// integer vector code, where the standard library's `pointwiseMax`, `clamped` and
+    /// `replacing(with:where:)` compile to per-lane code in these loops.
     @inline(__always)
-    static func maximum(_ value: SIMD8<Float>, _ floor: Float) -> SIMD8<Float> {
-        (value + floor + magnitude(value - floor)) * 0.5
+    static func nonNegative(_ value: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(value, to: SIMD8<Int32>.self)
+        return unsafeBitCast(bits & ~(bits &>> 31), to: SIMD8<Float>.self)
     }
 
-    /// The smaller of `value` and `ceiling` in each lane, as (v + c − |v − c|) / 2.
+    /// The smaller of `value` (≥ 0) and `ceiling` (≥ 0) in each lane, exactly: non-negative
+    /// floats order as their bit patterns do, so the integer difference's sign picks the lane.
     @inline(__always)
     static func minimum(_ value: SIMD8<Float>, _ ceiling: Float) -> SIMD8<Float> {
-        (value + ceiling - magnitude(value - ceiling)) * 0.5
-    }
-
-    /// |value|, by clearing the sign bits.
-    @inline(__always)
-    static func magnitude(_ value: SIMD8<Float>) -> SIMD8<Float> {
-        unsafeBitCast(unsafeBitCast(value, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+        let bits = unsafeBitCast(value, to: SIMD8<Int32>.self), top = Int32(bitPattern: ceiling.bitPattern)
+        let difference = bits &- top
+        return unsafeBitCast(top &+ (difference & (difference &>> 31)), to: SIMD8<Float>.self)
     }
 
     /// The float of each integer in 0…2²²: placed in the mantissa of 2²³ and 2²³ subtracted, as

@@ -47,7 +47,7 @@ struct ToneCurve {
     /// the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
-        let x = FastMath.maximum(base - subject, 0)
+        let x = FastMath.nonNegative(base - subject)
         let scaled = x * inverseShoulder
         return ev - x * scaled / (1 + scaled)
     }
