@@ -13,18 +13,19 @@ import Foundation
 /// areas a ≈ 0 and the base is the local mean, so the tone curve compresses large-scale contrast
 /// while the detail above the base is kept.
 ///
-/// Chosen over a bilateral grid: its cost at full resolution is one multiply-add per pixel on top
-/// of the log (the filtering runs on 1/64 of the pixels), it needs no 3-D grid or slicing gather,
-/// and its edge behaviour is exact for steps (a → 1) rather than depending on range-bin size.
+/// Chosen over a bilateral grid: at full resolution it costs one interpolation and multiply-add
+/// per pixel on top of the log (the filtering runs on 1/64 of the pixels), where slicing a grid
+/// needs a trilinear gather per pixel, which does not vectorize; and at a step edge a → 1, so the
+/// base follows the edge exactly instead of to within a range bin.
 struct GuidedBaseFilter {
     /// Downsampling factor: one SIMD8 vector of a row is one block column, so the block means
-    /// come from whole vectors; 1/8 keeps the filter's cost under a tenth of the per-pixel pass.
+    /// come from whole vectors, and the box filters run on 1/64 of the pixels.
     static let factor = 8
     /// ε in EV²: edges steeper than about 1 EV (σ² = 0.25 across a window half on each side)
     /// give a ≥ 0.8 and are kept in the base; texture under ~0.2 EV (σ² < ε) becomes detail.
     static let epsilon: Float = 0.05
     /// Window radius as a fraction of the low-resolution image's shorter side: 1/16 is 64 pixels
-    /// at 1080p (48 at 720p), the scale of a face or a window, so the base is a region's level
+    /// at 1080p (40 at 720p), the scale of a face or a window, so the base is a region's level
     /// while the curve does not flatten whole objects.
     static let radiusFraction = 16
 
@@ -71,8 +72,8 @@ struct GuidedBaseFilter {
     }
 
     /// Each 8×8 block's log2 mean luminance into `guide`: one log per block rather than per
-    /// pixel, a quarter of this pass's cost; edge blocks lean to their bright side, which the
-    /// windows spanning the edge (a ≈ 1) do not notice.
+    /// pixel. Blocks on an edge lean to its bright side, which the windows spanning the edge
+    /// (a ≈ 1) do not notice.
     private mutating func downsample(_ image: LinearImage) {
         let factor = GuidedBaseFilter.factor
         let (lowWidth, height) = (lowWidth, image.height)

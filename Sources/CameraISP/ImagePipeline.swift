@@ -18,7 +18,7 @@ import CameraCore
 /// The auto-exposure exposes the sensor for the highlights and says in each `RenderGain` where
 /// the subject is and how far to lift it; `ToneCurve` lifts it and the shadows by that much and
 /// compresses what is brighter so that the sensor's white stays just white.
-public struct ImagePipeline {
+public struct ImagePipeline: Sendable {
     /// The last frame `develop` produced.
     public internal(set) var developed = LinearImage()
     private var bayer = BayerDeveloper()

@@ -79,6 +79,16 @@ struct DevelopTests {
         }
     }
 
+    @Test("a white level beyond the frame's significant bits is an error")
+    func whiteLevelOutOfRange() throws {
+        let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: 10), width: 8, height: 8)
+        let metadata = FrameMetadata(exposureDuration: .zero, analogueGain: 1, baseISO: 50, rawCalibration: SyntheticFrames.calibration)
+        var pipeline = ImagePipeline()
+        #expect(throws: ISPError.whiteLevelOutOfRange(whiteLevel: 4095, significantBits: 10)) {
+            try pipeline.develop(Frame(buffer: buffer, presentationTime: .zero, sequenceNumber: 0, metadata: metadata))
+        }
+    }
+
     @Test("a raw frame without a calibration is an error naming what is missing")
     func missingCalibration() throws {
         var pipeline = ImagePipeline()
