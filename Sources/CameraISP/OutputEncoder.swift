@@ -1,8 +1,9 @@
 import CameraCore
 
-/// Writes rows of 8-bit R'G'B' into a buffer in its pixel format: bgra8 as is, gray8 as
-/// full-range BT.709 luma, yuyv422 (video range) and nv12 (its range) through `BT709.encode`,
-/// chroma averaged over each pair or 2×2 block — the same encodings the simulated camera writes.
+/// Writes tone-mapped rows into a buffer in its pixel format: bgra8 packed straight from the
+/// sRGB table; the others through rows of 8-bit R'G'B' (`EncodedRows`), two at a time, as gray8
+/// (full-range BT.709 luma), yuyv422 (video range) and nv12 (its range) by `BT709.encode`, chroma
+/// averaged over each pair or 2×2 block — the same encodings the simulated camera writes.
 struct OutputEncoder {
     let buffer: PixelBuffer
 
@@ -12,19 +13,28 @@ struct OutputEncoder {
         self.buffer = buffer
     }
 
-    /// Writes `count` (1 or 2; nv12 needs 2) rows from `rows` at buffer row `y`.
-    func write(_ rows: EncodedRows.Rows, count: Int, at y: Int) {
+    /// Writes row `y`, given as table indices. Rows come in order: for formats other than bgra8
+    /// an even row waits in `pairing` for the odd one (or the last row) to be written with it.
+    func write(_ row: IndexRow, y: Int, pairing rows: EncodedRows.Rows) {
+        if case .bgra8 = buffer.format {
+            let out = UnsafeMutableRawPointer(line(plane: 0, y)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<buffer.width {
+                let pixel = UInt32(row.value(2, x)) | UInt32(row.value(1, x)) &<< 8 | UInt32(row.value(0, x)) &<< 16 | 0xFF00_0000
+                out[x] = pixel.littleEndian
+            }
+            return
+        }
+        for channel in 0..<3 {
+            let bytes = rows.plane(y & 1, channel)
+            for x in 0..<buffer.width { bytes[x] = row.value(channel, x) }
+        }
+        if y & 1 == 1 || y == buffer.height - 1 { write(rows, count: (y & 1) + 1, at: y & ~1) }
+    }
+
+    /// Writes `count` (1 or 2; nv12 needs 2) rows of R'G'B' from `rows` at buffer row `y`.
+    private func write(_ rows: EncodedRows.Rows, count: Int, at y: Int) {
         let width = buffer.width
         switch buffer.format {
-        case .bgra8:
-            for row in 0..<count {
-                let out = UnsafeMutableRawPointer(line(plane: 0, y + row)).assumingMemoryBound(to: UInt32.self)
-                let (red, green, blue) = (rows.plane(row, 0), rows.plane(row, 1), rows.plane(row, 2))
-                for x in 0..<width {
-                    let pixel = UInt32(blue[x]) | UInt32(green[x]) &<< 8 | UInt32(red[x]) &<< 16 | 0xFF00_0000
-                    out[x] = pixel.littleEndian
-                }
-            }
         case .gray8:
             for row in 0..<count {
                 let out = line(plane: 0, y + row)
@@ -43,8 +53,8 @@ struct OutputEncoder {
             writeNV12(rows, count: count, at: y, VideoRange.self)
         case .nv12(.full):
             writeNV12(rows, count: count, at: y, FullRange.self)
-        case .bayer16:
-            preconditionFailure("init rejects bayer16")
+        case .bgra8, .bayer16:
+            preconditionFailure("bgra8 is written from the table indices; init rejects bayer16")
         }
     }
 

@@ -1,8 +1,8 @@
 import CameraCore
 
-/// Renders a developed frame through the tone curve into an output buffer, two rows at a time:
-/// each pixel's RGB times its gain 2^(f(base) − base), sRGB-encoded by table into `EncodedRows`,
-/// then written in the buffer's format by `OutputEncoder`.
+/// Renders a developed frame through the tone curve into an output buffer, row by row: each
+/// pixel's RGB times its gain 2^(f(base) − base), as indices into the sRGB table (`IndexRow`),
+/// which `OutputEncoder` looks up and writes in the buffer's format.
 ///
 /// The base is the guided filter's for `.local` and the pixel's own log luminance for `.global`;
 /// an identity curve (`RenderGain.none`, global) skips the luminance and gain altogether.
@@ -36,26 +36,17 @@ struct ToneMapper {
         }
     }
 
-    /// Every row pair of `image`, each row with the gain `gainOfRow(y)`, into `encoder`.
+    /// Every row of `image`, with the gain `gainOfRow(y)`, into `encoder`.
     private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, gainOfRow: (Int) -> Gain) {
         if indices.count != 3 * image.stride { indices = [Int32](repeating: 0, count: 3 * image.stride) }
         SRGBEncodeTable.table.withUnsafeBufferPointer { table in
             image.withPlanes { planes in
                 indices.withUnsafeMutableBufferPointer { indices in
                     rows.withRows { rows in
-                        var y = 0
-                        while y < image.height {
-                            let count = min(2, image.height - y)
-                            for row in 0..<count {
-                                ToneMapper.tableIndices(planes, at: (y + row) * planes.stride, count: planes.stride,
-                                                        gain: gainOfRow(y + row), into: indices.baseAddress!)
-                                for channel in 0..<3 {
-                                    ToneMapper.lookUp(indices.baseAddress! + channel * planes.stride, count: image.width,
-                                                      in: table.baseAddress!, into: rows.plane(row, channel))
-                                }
-                            }
-                            encoder.write(rows, count: count, at: y)
-                            y += count
+                        let row = IndexRow(base: indices.baseAddress!, stride: planes.stride, table: table.baseAddress!)
+                        for y in 0..<image.height {
+                            ToneMapper.tableIndices(planes, at: y * planes.stride, count: planes.stride, gain: gainOfRow(y), into: row)
+                            encoder.write(row, y: y, pairing: rows)
                         }
                     }
                 }
@@ -68,27 +59,37 @@ struct ToneMapper {
     /// portable vector gather) and would otherwise turn this loop scalar too.
     @inline(never)
     private static func tableIndices<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
-                                                      into indices: UnsafeMutablePointer<Int32>) {
+                                                      into row: IndexRow) {
+        let (red, green, blue) = (row.plane(0), row.plane(1), row.plane(2))
         for x in Swift.stride(from: 0, to: count, by: 8) {
             let pixels = planes.load(offset &+ x)
             let factor = gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x)
-            store(SRGBEncodeTable.index(pixels.red * factor), indices + x)
-            store(SRGBEncodeTable.index(pixels.green * factor), indices + count + x)
-            store(SRGBEncodeTable.index(pixels.blue * factor), indices + 2 * count + x)
+            store(SRGBEncodeTable.index(pixels.red * factor), red + x)
+            store(SRGBEncodeTable.index(pixels.green * factor), green + x)
+            store(SRGBEncodeTable.index(pixels.blue * factor), blue + x)
         }
-    }
-
-    /// `table[index]` for `count` indices.
-    @inline(__always)
-    private static func lookUp(_ indices: UnsafePointer<Int32>, count: Int, in table: UnsafePointer<UInt8>,
-                               into bytes: UnsafeMutablePointer<UInt8>) {
-        for x in 0..<count { bytes[x] = table[Int(indices[x])] }
     }
 
     @inline(__always)
     private static func store(_ values: SIMD8<Int32>, _ pointer: UnsafeMutablePointer<Int32>) {
         UnsafeMutableRawPointer(pointer).storeBytes(of: values, as: SIMD8<Int32>.self)
     }
+}
+
+/// One tone-mapped row as `SRGBEncodeTable` indices (red, green and blue planes, `stride` apart),
+/// with the table that turns them into 8-bit R'G'B'.
+struct IndexRow {
+    let base: UnsafeMutablePointer<Int32>
+    let stride: Int
+    let table: UnsafePointer<UInt8>
+
+    /// The indices of `channel` (0 red, 1 green, 2 blue).
+    @inline(__always)
+    func plane(_ channel: Int) -> UnsafeMutablePointer<Int32> { base + channel &* stride }
+
+    /// The 8-bit value of `channel` at `x`.
+    @inline(__always)
+    func value(_ channel: Int, _ x: Int) -> UInt8 { table[Int(base[channel &* stride &+ x])] }
 }
 
 /// The linear gain of eight pixels, from their RGB and their column.

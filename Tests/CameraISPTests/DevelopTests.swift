@@ -79,6 +79,16 @@ struct DevelopTests {
         }
     }
 
+    @Test("a mosaic whose width is not a multiple of 8 develops to its edges")
+    func oddWidth() throws {
+        var pipeline = ImagePipeline()
+        try pipeline.develop(SyntheticFrames.raw(width: 14, height: 6) { _, _ in SIMD3(0.2, 0.3, 0.4) })
+        for x in [0, 13] {
+            let pixel = pipeline.developed[x, 5]
+            #expect(abs(pixel.x - 0.2) < 1e-3 && abs(pixel.y - 0.3) < 1e-3 && abs(pixel.z - 0.4) < 1e-3, "column \(x): \(pixel)")
+        }
+    }
+
     @Test("a white level beyond the frame's significant bits is an error")
     func whiteLevelOutOfRange() throws {
         let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: 10), width: 8, height: 8)

@@ -34,6 +34,17 @@ struct OutputFormatTests {
         }
     }
 
+    @Test("sizes that are not multiples of the vector width render every pixel",
+          arguments: [(PixelFormat.bgra8, 13, 7), (.gray8, 13, 7), (.yuyv422, 14, 7), (.nv12(.video), 22, 10)])
+    func oddSizes(format: PixelFormat, width: Int, height: Int) throws {
+        var pipeline = SyntheticFrames.pipeline(width: width, height: height) { _, _ in SIMD3(repeating: 0.01) }
+        let output = try SyntheticFrames.render(&pipeline, RenderGain(subjectLevel: 0.01, ev: 4), format: format)
+        let target = SyntheticFrames.srgb8(0.16)
+        for (x, y) in [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)] {
+            #expect(abs(output.rgb(x, y).y - target) <= 2, "(\(x), \(y)): \(output.rgb(x, y))")
+        }
+    }
+
     @Test("the metering view is the developed frame without gain")
     func meteringView() throws {
         var pipeline = SyntheticFrames.pipeline(width: 16, height: 16) { _, _ in SIMD3(repeating: 0.05) }
