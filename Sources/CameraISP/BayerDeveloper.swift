@@ -97,9 +97,8 @@ private struct ColorMatrix {
     @inline(__always)
     func apply(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>)
         -> (red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>) {
-        let zero = SIMD8<Float>(repeating: 0)
-        return (pointwiseMax(m0 * r + m1 * g + m2 * b, zero), pointwiseMax(m3 * r + m4 * g + m5 * b, zero),
-                pointwiseMax(m6 * r + m7 * g + m8 * b, zero))
+        (FastMath.nonNegative(m0 * r + m1 * g + m2 * b), FastMath.nonNegative(m3 * r + m4 * g + m5 * b),
+         FastMath.nonNegative(m6 * r + m7 * g + m8 * b))
     }
 }
 
@@ -118,12 +117,12 @@ private struct Normalisation {
         // R G on even rows, G B on odd rows.
         let (first, second) = y.isMultiple(of: 2) ? (scale.x, scale.y) : (scale.y, scale.z)
         let scales = SIMD8<Float>(repeating: second) + (first - second) * even
-        let black = SIMD8<Float>(repeating: black), zero = SIMD8<Float>(repeating: 0), clip = SIMD8<Float>(repeating: clip)
+        let black = SIMD8<Float>(repeating: black)
         let samples = UnsafeRawPointer(source)
         for x in Swift.stride(from: 0, to: width, by: 8) {
-            let raw = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: samples.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt16>.self)))
+            let raw = FastMath.float(SIMD8<Int32>(truncatingIfNeeded: samples.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt16>.self)))
             let value = (raw - black) * scales
-            UnsafeMutableRawPointer(row + x).storeBytes(of: value.clamped(lowerBound: zero, upperBound: clip), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(row + x).storeBytes(of: FastMath.minimum(FastMath.nonNegative(value), clip), as: SIMD8<Float>.self)
         }
         for x in width..<(stride + 1) { row[x] = row[max(2 * (width - 1) - x, 0)] }
         row[-1] = row[min(1, width - 1)]

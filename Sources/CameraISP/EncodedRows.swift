@@ -1,8 +1,8 @@
 import CameraCore
 
-/// Two rows of 8-bit R'G'B' in planes (red, green, blue per row): what the tone mapper produces
-/// and `OutputEncoder` turns into a pixel format, two rows at a time so that 4:2:0 chroma can
-/// average a 2×2 block.
+/// Two rows of 8-bit R'G'B' in planes (red, green, blue per row): where `OutputEncoder` keeps
+/// looked-up rows for the Y'CbCr and gray formats, to write them two at a time so that 4:2:0
+/// chroma can average a 2×2 block.
 struct EncodedRows {
     private(set) var stride = 0
     private var bytes: [UInt8] = []

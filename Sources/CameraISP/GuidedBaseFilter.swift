@@ -1,7 +1,10 @@
+import CameraCore
+import Foundation
+
 /// The base layer of the local tone mapper: an edge-preserving smoothing of log2 luminance, by
 /// the fast guided filter (He & Sun 2015), self-guided.
 ///
-/// On an image `factor` times smaller (each value the mean log luminance of an 8×8 block), box
+/// On an image `factor` times smaller (each value the log of an 8×8 block's mean luminance), box
 /// filters of radius r give each window's mean μ and variance σ² and the coefficients
 /// a = σ² / (σ² + ε), b = μ(1 − a); a and b are box-filtered once more, upsampled bilinearly to
 /// full size, and the base is a·L + b for each pixel's own log luminance L. Where a window spans
@@ -10,30 +13,30 @@
 /// areas a ≈ 0 and the base is the local mean, so the tone curve compresses large-scale contrast
 /// while the detail above the base is kept.
 ///
-/// Chosen over a bilateral grid: its cost at full resolution is one multiply-add per pixel on top
-/// of the log (the filtering runs on 1/64 of the pixels), it needs no 3-D grid or slicing gather,
-/// and its edge behaviour is exact for steps (a → 1) rather than depending on range-bin size.
+/// Chosen over a bilateral grid: at full resolution it costs one interpolation and multiply-add
+/// per pixel on top of the log (the filtering runs on 1/64 of the pixels), where slicing a grid
+/// needs a trilinear gather per pixel, which does not vectorize; and at a step edge a → 1, so the
+/// base follows the edge exactly instead of to within a range bin.
 struct GuidedBaseFilter {
     /// Downsampling factor: one SIMD8 vector of a row is one block column, so the block means
-    /// come from whole vectors; 1/8 keeps the filter's cost under a tenth of the per-pixel pass.
+    /// come from whole vectors, and the box filters run on 1/64 of the pixels.
     static let factor = 8
     /// ε in EV²: edges steeper than about 1 EV (σ² = 0.25 across a window half on each side)
     /// give a ≥ 0.8 and are kept in the base; texture under ~0.2 EV (σ² < ε) becomes detail.
     static let epsilon: Float = 0.05
     /// Window radius as a fraction of the low-resolution image's shorter side: 1/16 is 64 pixels
-    /// at 1080p (48 at 720p), the scale of a face or a window, so the base is a region's level
+    /// at 1080p (40 at 720p), the scale of a face or a window, so the base is a region's level
     /// while the curve does not flatten whole objects.
     static let radiusFraction = 16
 
     private(set) var lowWidth = 0
     private(set) var lowHeight = 0
-    /// Block means of log luminance, then the box-filtered coefficients.
-    private var guide: [Float] = []
-    private var a: [Float] = []
-    private var b: [Float] = []
-    private var scratch: [Float] = []
-    private var scratch2: [Float] = []
-    /// Per block column, the running sum of log luminance over the block's rows.
+    /// The low-resolution planes: the blocks' log mean luminance (the guide) and its square,
+    /// their window means, each window's a and b, and their window means (what is upsampled).
+    private var guide: [Float] = [], squares: [Float] = [], mean: [Float] = [], meanOfSquares: [Float] = []
+    private var windowA: [Float] = [], windowB: [Float] = [], meanA: [Float] = [], meanB: [Float] = []
+    private var box = BoxFilter()
+    /// Per block column, the running sum of luminance over the block's rows.
     private var blockSums: [SIMD8<Float>] = []
     /// a and b upsampled horizontally to full width (`stride` values per low-resolution row).
     private(set) var rowsA: [Float] = []
@@ -62,13 +65,15 @@ struct GuidedBaseFilter {
         guard width != lowWidth || height != lowHeight || image.stride != stride else { return }
         (lowWidth, lowHeight, stride) = (width, height, image.stride)
         guide = [Float](repeating: 0, count: width * height)
-        (a, b, scratch, scratch2) = (guide, guide, guide, guide)
+        (squares, mean, meanOfSquares, windowA, windowB, meanA, meanB) = (guide, guide, guide, guide, guide, guide, guide)
         blockSums = [SIMD8<Float>](repeating: .zero, count: width)
         rowsA = [Float](repeating: 0, count: height * image.stride)
         rowsB = rowsA
     }
 
-    /// Each 8×8 block's mean log2 luminance into `guide`.
+    /// Each 8×8 block's log2 mean luminance into `guide`: one log per block rather than per
+    /// pixel. Blocks on an edge lean to its bright side, which the windows spanning the edge
+    /// (a ≈ 1) do not notice.
     private mutating func downsample(_ image: LinearImage) {
         let factor = GuidedBaseFilter.factor
         let (lowWidth, height) = (lowWidth, image.height)
@@ -82,11 +87,13 @@ struct GuidedBaseFilter {
                         for y in rows {
                             for column in 0..<lowWidth {
                                 let pixels = planes.load(y * planes.stride + column * factor)
-                                sums[column] += weights.log2(red: pixels.red, green: pixels.green, blue: pixels.blue)
+                                sums[column] += weights.linear(red: pixels.red, green: pixels.green, blue: pixels.blue)
                             }
                         }
                         let scale = 1 / Float(rows.count * factor)
-                        for column in 0..<lowWidth { guide[blockRow * lowWidth + column] = sums[column].sum() * scale }
+                        for column in 0..<lowWidth {
+                            guide[blockRow * lowWidth + column] = Foundation.log2(sums[column].sum() * scale + ToneCurve.smallestLuminance)
+                        }
                     }
                 }
             }
@@ -97,19 +104,33 @@ struct GuidedBaseFilter {
     private mutating func filterCoefficients() {
         let radius = max(1, min(lowWidth, lowHeight) / GuidedBaseFilter.radiusFraction)
         let (width, height) = (lowWidth, lowHeight)
-        for i in guide.indices { scratch2[i] = guide[i] * guide[i] }
-        BoxFilter.apply(guide, into: &a, scratch: &scratch, width: width, height: height, radius: radius)
-        BoxFilter.apply(scratch2, into: &b, scratch: &scratch, width: width, height: height, radius: radius)
-        for i in guide.indices {
-            let mean = a[i]
-            let variance = max(b[i] - mean * mean, 0)
-            let coefficient = variance / (variance + GuidedBaseFilter.epsilon)
-            a[i] = coefficient
-            scratch2[i] = mean * (1 - coefficient)
+        guide.withUnsafeBufferPointer { guide in
+            squares.withUnsafeMutableBufferPointer { squares in
+                for i in guide.indices { squares[i] = guide[i] * guide[i] }
+            }
         }
-        BoxFilter.apply(a, into: &guide, scratch: &scratch, width: width, height: height, radius: radius)
-        swap(&a, &guide)
-        BoxFilter.apply(scratch2, into: &b, scratch: &scratch, width: width, height: height, radius: radius)
+        box.apply(guide, into: &mean, width: width, height: height, radius: radius)
+        box.apply(squares, into: &meanOfSquares, width: width, height: height, radius: radius)
+        GuidedBaseFilter.coefficients(mean: mean, meanOfSquares: meanOfSquares, a: &windowA, b: &windowB)
+        box.apply(windowA, into: &meanA, width: width, height: height, radius: radius)
+        box.apply(windowB, into: &meanB, width: width, height: height, radius: radius)
+    }
+
+    /// Each window's a = σ²/(σ² + ε) and b = μ(1 − a).
+    private static func coefficients(mean: [Float], meanOfSquares: [Float], a: inout [Float], b: inout [Float]) {
+        mean.withUnsafeBufferPointer { mean in
+            meanOfSquares.withUnsafeBufferPointer { meanOfSquares in
+                a.withUnsafeMutableBufferPointer { a in
+                    b.withUnsafeMutableBufferPointer { b in
+                        for i in mean.indices {
+                            let variance = max(meanOfSquares[i] - mean[i] * mean[i], 0)
+                            a[i] = variance / (variance + epsilon)
+                            b[i] = mean[i] * (1 - a[i])
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Each low-resolution row of a and b interpolated to full width. Block k's centre is at
@@ -134,17 +155,24 @@ struct GuidedBaseFilter {
                 }
             }
         }
-        upsample(a, into: &rowsA)
-        upsample(b, into: &rowsB)
+        upsample(meanA, into: &rowsA)
+        upsample(meanB, into: &rowsB)
     }
 }
 
-/// BT.709 luminance weights broadcast to eight lanes, and log2 luminance of eight pixels.
+/// BT.709 luminance weights broadcast to eight lanes, and the luminance of eight pixels.
 struct Luminance {
-    let red = SIMD8<Float>(repeating: 0.2126), green = SIMD8<Float>(repeating: 0.7152), blue = SIMD8<Float>(repeating: 0.0722)
+    let red = SIMD8<Float>(repeating: BT709.redWeight), green = SIMD8<Float>(repeating: BT709.greenWeight)
+    let blue = SIMD8<Float>(repeating: BT709.blueWeight)
 
     @inline(__always)
+    func linear(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>) -> SIMD8<Float> {
+        red * r + green * g + blue * b
+    }
+
+    /// log2 of the luminance, floored at `ToneCurve.smallestLuminance`.
+    @inline(__always)
     func log2(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>) -> SIMD8<Float> {
-        FastMath.log2(pointwiseMax(red * r + green * g + blue * b, SIMD8(repeating: ToneCurve.smallestLuminance)))
+        FastMath.log2(linear(red: r, green: g, blue: b) + ToneCurve.smallestLuminance)
     }
 }

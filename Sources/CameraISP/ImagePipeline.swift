@@ -20,7 +20,7 @@ import CameraCore
 /// compresses what is brighter so that the sensor's white stays just white.
 public struct ImagePipeline: Sendable {
     /// The last frame `develop` produced.
-    public private(set) var developed = LinearImage()
+    public internal(set) var developed = LinearImage()
     private var bayer = BayerDeveloper()
     private var toneMapper = ToneMapper()
 

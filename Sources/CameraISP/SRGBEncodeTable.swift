@@ -9,10 +9,10 @@ enum SRGBEncodeTable {
     /// `SRGB.encode` of each entry's linear value, rounded to 8 bits.
     static let table: [UInt8] = (0..<size).map { UInt8((SRGB.encode(Double($0) / Double(size - 1)) * 255).rounded()) }
 
-    /// The table index of eight linear values (clamped to 0…1, rounded to the nearest entry).
+    /// The table index of eight linear values (never negative; capped at 1, rounded to the
+    /// nearest entry), masked to the table's size so that even a NaN reads inside it.
     @inline(__always)
     static func index(_ linear: SIMD8<Float>) -> SIMD8<Int32> {
-        let scaled = linear.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1)) * Float(size - 1) + 0.5
-        return SIMD8<Int32>(scaled, rounding: .towardZero)
+        FastMath.rounded(FastMath.minimum(linear, 1) * Float(size - 1)) & Int32(size - 1)
     }
 }

@@ -27,20 +27,24 @@ struct ToneCurve {
     /// Whether the curve compresses (and the output rolls off into white).
     let compresses: Bool
 
-    /// Luminance floor before the log: 2⁻²⁰ is 7 EV below the first 8-bit sRGB step, so it stays
-    /// black after any plausible lift, and keeps log2 finite.
+    /// Added to luminance (never negative) before the log: 2⁻²⁰ is 7 EV below the first 8-bit
+    /// sRGB step, so it stays black after any plausible lift, and keeps log2 finite.
     static let smallestLuminance: Float = 0x1p-20
     /// The knee's width in EV: a stop over which the subject's neighbourhood keeps its contrast.
     static let knee: Float = 1
     /// The least slope the highlights keep, however much the subject is lifted.
     static let minimumSlope: Float = 0.05
 
+    /// The largest lift or cut: far past any exposure the camera makes, and it keeps the
+    /// per-pixel exp2 inside its range.
+    static let evLimit = 24.0
+
     init(_ gain: RenderGain, clipLevel: Float) {
         let subject = Float(log2(max(gain.subjectLevel, Double(ToneCurve.smallestLuminance))))
         let headroom = log2(clipLevel) - subject
         self.subject = subject
-        ev = Float(gain.ev)
-        guard gain.ev > 0, headroom > 0 else {
+        ev = Float(min(max(gain.ev, -ToneCurve.evLimit), ToneCurve.evLimit))
+        guard ev > 0, headroom > 0 else {
             slope = 1
             compresses = false
             return
@@ -57,7 +61,7 @@ struct ToneCurve {
     /// f(b) − b for eight base levels: the log2 of the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
-        let x = pointwiseMax(base - subject, SIMD8(repeating: 0))
+        let x = FastMath.nonNegative(base - subject)
         let knee = x / (1 + x * (1 / ToneCurve.knee))
         return ev + slope * x + (1 - slope) * knee - x
     }
@@ -68,7 +72,7 @@ struct ToneCurve {
     func log2Gain(level: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
         let gain = log2Gain(base)
         guard compresses else { return gain }
-        let x = pointwiseMax(base - subject, SIMD8(repeating: 0))
+        let x = FastMath.nonNegative(base - subject)
         let spread = 1 + x * (1 / ToneCurve.knee)
         let derivative = slope + (1 - slope) / (spread * spread)
         return gain + (derivative - 1) * (level - base)

@@ -1,14 +1,16 @@
 import CameraCore
 
-/// Renders a developed frame through the tone curve into an output buffer, two rows at a time:
-/// each pixel's RGB times its gain 2^(f(base) − base), sRGB-encoded by table into `EncodedRows`,
-/// then written in the buffer's format by `OutputEncoder`.
+/// Renders a developed frame through the tone curve into an output buffer, row by row: each
+/// pixel's RGB times its gain 2^(f(base) − base), as indices into the sRGB table (`IndexRow`),
+/// which `OutputEncoder` looks up and writes in the buffer's format.
 ///
 /// The base is the guided filter's for `.local` and the pixel's own log luminance for `.global`;
 /// an identity curve (`RenderGain.none`, global) skips the luminance and gain altogether.
 struct ToneMapper {
     private var filter = GuidedBaseFilter()
     private var rows = EncodedRows()
+    /// One row's sRGB table indices, red, green and blue planes.
+    private var indices: [Int32] = []
 
     mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder) {
         let curve = ToneCurve(gain, clipLevel: image.clipLevel)
@@ -34,45 +36,60 @@ struct ToneMapper {
         }
     }
 
-    /// Every row pair of `image`, each row with the gain `gainOfRow(y)`, into `encoder`.
+    /// Every row of `image`, with the gain `gainOfRow(y)`, into `encoder`.
     private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, gainOfRow: (Int) -> Gain) {
+        if indices.count != 3 * image.stride { indices = [Int32](repeating: 0, count: 3 * image.stride) }
         SRGBEncodeTable.table.withUnsafeBufferPointer { table in
             image.withPlanes { planes in
-                rows.withRows { rows in
-                    var y = 0
-                    while y < image.height {
-                        let count = min(2, image.height - y)
-                        for row in 0..<count {
-                            ToneMapper.renderRow(planes, at: (y + row) * planes.stride, count: planes.stride, gain: gainOfRow(y + row),
-                                                 table: table.baseAddress!, into: rows, row: row)
+                indices.withUnsafeMutableBufferPointer { indices in
+                    rows.withRows { rows in
+                        let row = IndexRow(base: indices.baseAddress!, stride: planes.stride, table: table.baseAddress!)
+                        for y in 0..<image.height {
+                            ToneMapper.tableIndices(planes, at: y * planes.stride, count: planes.stride, gain: gainOfRow(y), into: row)
+                            encoder.write(row, y: y, pairing: rows)
                         }
-                        encoder.write(rows, count: count, at: y)
-                        y += count
                     }
                 }
             }
         }
     }
 
-    /// One row: eight pixels at a time, RGB × gain, then the table lookups (scalar: there is no
-    /// portable vector gather).
-    @inline(__always)
-    private static func renderRow<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
-                                                   table: UnsafePointer<UInt8>, into rows: EncodedRows.Rows, row: Int) {
-        let (red, green, blue) = (rows.plane(row, 0), rows.plane(row, 1), rows.plane(row, 2))
+    /// The sRGB table index of each channel of one row (three planes of `count`), RGB × gain,
+    /// eight pixels at a time. Kept apart from the lookups, which are scalar (there is no
+    /// portable vector gather) and would otherwise turn this loop scalar too.
+    @inline(never)
+    private static func tableIndices<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
+                                                      into row: IndexRow) {
+        let (red, green, blue) = (row.plane(0), row.plane(1), row.plane(2))
         for x in Swift.stride(from: 0, to: count, by: 8) {
             let pixels = planes.load(offset &+ x)
             let factor = gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x)
-            let r = SRGBEncodeTable.index(pixels.red * factor)
-            let g = SRGBEncodeTable.index(pixels.green * factor)
-            let b = SRGBEncodeTable.index(pixels.blue * factor)
-            for lane in 0..<8 {
-                red[x &+ lane] = table[Int(r[lane])]
-                green[x &+ lane] = table[Int(g[lane])]
-                blue[x &+ lane] = table[Int(b[lane])]
-            }
+            store(SRGBEncodeTable.index(pixels.red * factor), red + x)
+            store(SRGBEncodeTable.index(pixels.green * factor), green + x)
+            store(SRGBEncodeTable.index(pixels.blue * factor), blue + x)
         }
     }
+
+    @inline(__always)
+    private static func store(_ values: SIMD8<Int32>, _ pointer: UnsafeMutablePointer<Int32>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: values, as: SIMD8<Int32>.self)
+    }
+}
+
+/// One tone-mapped row as `SRGBEncodeTable` indices (red, green and blue planes, `stride` apart),
+/// with the table that turns them into 8-bit R'G'B'.
+struct IndexRow {
+    let base: UnsafeMutablePointer<Int32>
+    let stride: Int
+    let table: UnsafePointer<UInt8>
+
+    /// The indices of `channel` (0 red, 1 green, 2 blue).
+    @inline(__always)
+    func plane(_ channel: Int) -> UnsafeMutablePointer<Int32> { base + channel &* stride }
+
+    /// The 8-bit value of `channel` at `x`.
+    @inline(__always)
+    func value(_ channel: Int, _ x: Int) -> UInt8 { table[Int(base[channel &* stride &+ x])] }
 }
 
 /// The linear gain of eight pixels, from their RGB and their column.
