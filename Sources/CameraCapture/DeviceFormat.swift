@@ -36,6 +36,13 @@ public struct DeviceFormat: Sendable, Hashable, CustomStringConvertible {
 
     public func supports(frameRate: Double) -> Bool { frameRateRanges.contains { $0.contains(frameRate) } }
 
+    /// The format of the pictures the session's outputs get from this format: itself, or for raw
+    /// Bayer the `StreamRenderer.pictureFormat` the image pipeline renders it into.
+    public var pictures: DeviceFormat {
+        guard case .bayer16 = pixelFormat else { return self }
+        return DeviceFormat(size: size, pixelFormat: StreamRenderer.pictureFormat, frameRateRanges: frameRateRanges)
+    }
+
     /// e.g. "1920x1080 bgra8 @ 1–30 fps".
     public var description: String {
         let rates = frameRateRanges.map { "\(FrameRateRange.text($0.minimum))–\(FrameRateRange.text($0.maximum))" }

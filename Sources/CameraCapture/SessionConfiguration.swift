@@ -84,12 +84,8 @@ public struct SessionConfiguration: Sendable {
         let choice = try preset.choice(among: device.formats, current: device.settings,
                                        device: "\(device.localizedName) (\(device.uniqueID))")
         let format = choice?.format ?? device.activeFormat
-        guard format.isMeterable else {
-            throw .invalidConfiguration("the session meters every frame, and \(format) is raw Bayer — "
-                + "choose a bgra8, nv12, yuyv422 or gray8 format")
-        }
         for output in outputs {
-            try output.checkCompatibility(with: format)
+            try output.checkCompatibility(with: format.pictures)
         }
         return (input, choice)
     }

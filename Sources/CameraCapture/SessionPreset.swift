@@ -27,8 +27,8 @@ public enum SessionPreset: String, Sendable, Hashable, CaseIterable {
     /// now `current`; nil for `inputPriority`. Throws naming the preset and what the device offers
     /// when no format fits.
     ///
-    /// Among the formats of the right size it prefers one the session can meter (not raw Bayer),
-    /// then the device's current pixel format, then the highest frame rate. The frame rate is the
+    /// Among the formats of the right size it prefers the device's current pixel format, then the
+    /// highest frame rate. The frame rate is the
     /// supported one nearest the current rate.
     func choice(among formats: [DeviceFormat], current: DeviceSettings, device: String) throws(CaptureError)
         -> (format: DeviceFormat, frameRate: Double)? {
@@ -55,22 +55,14 @@ public enum SessionPreset: String, Sendable, Hashable, CaseIterable {
         return (best, Self.nearestRate(to: current.frameRate, in: best))
     }
 
-    /// Orders candidates: meterable, then the current pixel format, then faster.
-    private func preference(_ format: DeviceFormat, _ current: DeviceSettings) -> (Int, Int, Double) {
-        (format.isMeterable ? 1 : 0, format.pixelFormat == current.activeFormat.pixelFormat ? 1 : 0, format.maximumFrameRate)
+    /// Orders candidates: the current pixel format, then faster.
+    private func preference(_ format: DeviceFormat, _ current: DeviceSettings) -> (Int, Double) {
+        (format.pixelFormat == current.activeFormat.pixelFormat ? 1 : 0, format.maximumFrameRate)
     }
 
     /// The frame rate `format` supports that is nearest to `rate`.
     static func nearestRate(to rate: Double, in format: DeviceFormat) -> Double {
         let clamped = format.frameRateRanges.map { min(max(rate, $0.minimum), $0.maximum) }
         return clamped.min { abs($0 - rate) < abs($1 - rate) } ?? rate
-    }
-}
-
-extension DeviceFormat {
-    /// True when the session's frame analysis can read this format (every format but raw Bayer).
-    var isMeterable: Bool {
-        if case .bayer16 = pixelFormat { return false }
-        return true
     }
 }

@@ -52,8 +52,9 @@ public struct ThreeAEngine: Sendable {
         return shortest...max(shortest, min(capabilities.exposureDuration.upperBound, 1 / frameRate))
     }
 
-    /// How the image pipeline renders the last frame: auto-exposure's lift of the subject.
-    public var renderGain: RenderGain { controls.exposure.renderGain }
+    /// How the image pipeline renders the last frame: auto-exposure's lift of the subject, or none
+    /// while a flash photo is taken (the flash puts the subject at its target on the sensor).
+    public var renderGain: RenderGain { flashHold == nil ? controls.exposure.renderGain : .none }
 
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {

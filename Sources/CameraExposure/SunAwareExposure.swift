@@ -8,7 +8,7 @@ import Foundation
 /// - *Sensor exposure* protects the highlights: the longest exposure that keeps clipping outside
 ///   light sources (the sun, lamps and their glare, left out as the mask finds them) within
 ///   `highlightBudget` of the frame — the brightest 2% of the rest at `highlightCeiling` —
-///   shifted by the EV bias.
+///   lowered by a negative EV bias.
 /// - *Render gain* places the subject: the tap point, or the subject of a backlit scene
 ///   (`BacklitSubject`), or else a centre-weighted median, goes to mid-grey × 2^(bias + intent)
 ///   (night stays dark, snow stays white) in the picture the image pipeline renders, the shadows
@@ -69,7 +69,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// mid-grey subject lifted 6 EV still collects about 17 electrons a pixel (SNR ≈ 11 dB).
     public static let maximumLift = 6.0
     /// EV the sensor exposure falls by on a frame clipping more than the budget, whose highlights
-    /// cannot say how far over they are.
+    /// cannot say how far over they are, before any exposure under it was seen clean (`ClippingLimit`).
     public static let clippedStep = 1.0
     /// Errors inside this many EV are left alone (no hunting); within `convergedError` the state is converged.
     public static let deadBand = 1.0 / 24
@@ -134,11 +134,19 @@ public struct SunAwareExposure: ExposureAlgorithm {
             subject = pow(2, aimLimiter.limit(log2(max(subject, 1.0 / 4096)) - exposure, frame: frame, settled: isSettled) + exposure)
         }
         let scene = ClippingLimit.sceneLevel(linearMean: statistics.linearMean, exposure: exposure)
+        // A frame clipping beyond the budget cannot say how far over it is: the bracket decides.
+        let wanted: Double
         if statistics.highlights.nonSunClippedFraction > SunAwareExposure.highlightBudget {
             clippingLimit.clipped(exposure: exposure, scene: scene)
+            wanted = .infinity
+        } else {
+            if statistics.clippedFraction == 0 { clippingLimit.release() } else { clippingLimit.unclipped(exposure: exposure, scene: scene) }
+            wanted = exposure + log2(SunAwareExposure.highlightGain(statistics))
         }
-        let highlights = clippingLimit.cap(exposure + log2(SunAwareExposure.highlightGain(statistics)), scene: scene) - exposure
-        let sensor = pow(2, highlights + metadata.exposureBias)
+        let highlights = clippingLimit.cap(wanted, scene: scene) - exposure
+        // A positive bias brightens the picture through the render gain alone: raising the sensor
+        // too would clip the highlights the ceiling keeps. A negative one lowers both.
+        let sensor = pow(2, highlights + min(metadata.exposureBias, 0))
         // A subject at full scale (a tap on a window) reads as 2 stops over: its exposure comes down.
         guard subject < SceneFlags.clippedLevel else {
             renderGain = RenderGain(subjectLevel: subject, ev: log2(target / subject))
@@ -151,13 +159,12 @@ public struct SunAwareExposure: ExposureAlgorithm {
         return sensor * pow(2, max(beyond, 0))
     }
 
-    /// The gain that brings the brightest `highlightBudget` of the frame outside light sources to
-    /// `highlightCeiling`, or `clippedStep` down while more than that clips. Read from the sampled
-    /// histogram, leaving out the light sources' samples as its brightest (the sun and its glare
-    /// outshine whatever they stand in front of).
+    /// The gain that brings the brightest `highlightBudget` of a frame outside light sources (one
+    /// clipping within the budget) to `highlightCeiling`. Read from the sampled histogram, leaving
+    /// out the light sources' samples as its brightest (the sun and its glare outshine whatever
+    /// they stand in front of).
     static func highlightGain(_ statistics: FrameStatistics) -> Double {
         let highlights = statistics.highlights
-        if highlights.nonSunClippedFraction > highlightBudget { return pow(2, -clippedStep) }
         let lightSources = highlights.sunFraction
         let rank = 1 - lightSources - highlightBudget * (1 - lightSources)
         let level = SRGB.decode(statistics.histogram.percentile(max(rank, 0)))

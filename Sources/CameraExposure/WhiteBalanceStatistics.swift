@@ -64,13 +64,15 @@ public struct WhiteBalanceStatistics: Sendable {
 
     /// The statistics of `frame`, taken under the white-balance gains in its metadata.
     public init(frame: Frame, columns: Int = 16, rows: Int = 12, targetSamples: Int = 8192) {
-        self.init(buffer: frame.buffer, appliedGains: frame.metadata.whiteBalanceGains, columns: columns, rows: rows,
-                  targetSamples: targetSamples)
+        self.init(buffer: frame.buffer, appliedGains: frame.metadata.whiteBalanceGains, calibration: frame.metadata.rawCalibration,
+                  columns: columns, rows: rows, targetSamples: targetSamples)
     }
 
     /// The statistics of `buffer`, whose colours were made with `appliedGains` (ignored for
-    /// bayer16, whose samples have no white balance).
-    public init(buffer: PixelBuffer, appliedGains: WhiteBalanceGains, columns: Int = 16, rows: Int = 12, targetSamples: Int = 8192) {
+    /// bayer16, whose samples have no white balance; their black and white levels are
+    /// `calibration`'s, or 0 and full scale without one).
+    public init(buffer: PixelBuffer, appliedGains: WhiteBalanceGains, calibration: RawCalibration? = nil,
+                columns: Int = 16, rows: Int = 12, targetSamples: Int = 8192) {
         precondition(columns > 0 && rows > 0 && targetSamples > 0, "a grid and a sample count are needed")
         let width = buffer.width, height = buffer.height
         let step = max(1, Int((Double(width * height) / Double(targetSamples)).squareRoot()))
@@ -81,7 +83,7 @@ public struct WhiteBalanceStatistics: Sendable {
         if case .bayer16 = buffer.format { gains = SIMD3(repeating: 1) }
         let inverseGains = 1 / gains.replacing(with: 1, where: .!(gains .> 0))
         withExtendedLifetime(buffer) {
-            let sampler = ColorSampler(buffer)
+            let sampler = ColorSampler(buffer, calibration: calibration)
             guard sampler.hasColor else { return }
             for y in Swift.stride(from: step / 2, to: height, by: step) {
                 let rowBase = (y * rows / height) * columns
@@ -183,9 +185,14 @@ private struct ColorSampler {
     private let reader: (any PixelReader)?
     private let planes: [UnsafeRawPointer]
     private let strides: [Int]
+    /// A bayer16 sample's black level and the span to its white level.
+    private let black: Double, span: Double
 
-    init(_ buffer: PixelBuffer) {
+    init(_ buffer: PixelBuffer, calibration: RawCalibration?) {
         self.buffer = buffer
+        let bits = if case .bayer16(_, let bits) = buffer.format { bits } else { 8 }
+        black = Double(calibration?.blackLevel ?? 0)
+        span = Double(calibration?.whiteLevel ?? (1 << bits) - 1) - black
         reader = buffer.pixelReader()
         planes = buffer.planes.indices.map { UnsafeRawPointer(buffer.baseAddress(plane: $0)) }
         strides = buffer.planes.map(\.bytesPerRow)
@@ -208,13 +215,13 @@ private struct ColorSampler {
 
     /// Linear RGB of the bayer16 (RGGB) quad holding pixel (`x`, `y`), or nil when clipped.
     private func quadRGB(x: Int, y: Int) -> SIMD3<Double>? {
-        guard case .bayer16(_, let bits) = buffer.format else { return nil }
+        guard case .bayer16 = buffer.format else { return nil }
         // The quad's top-left is red, bottom-right blue.
         let qx = min(x & ~1, buffer.width - 2), qy = min(y & ~1, buffer.height - 2)
         func sample(_ dx: Int, _ dy: Int) -> Double {
             Double(UInt16(littleEndian: planes[0].loadUnaligned(fromByteOffset: (qy + dy) * strides[0] + (qx + dx) * 2, as: UInt16.self)))
         }
-        let rgb = SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) / Double((1 << bits) - 1)
+        let rgb = (SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) - black) / span
         return rgb.max() >= 250.0 / 255 ? nil : rgb
     }
 }

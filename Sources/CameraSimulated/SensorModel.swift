@@ -40,9 +40,10 @@ public struct SensorModel: Sendable, Hashable {
         self.toneCurve = toneCurve
     }
 
-    /// The mean raw value (before noise and clipping) of radiance `luminance` cd/m².
-    public func meanRawValue(luminance: Double, exposure: Double, gain: Double) -> Double {
-        luminance * sensitivity * exposure * gain * Double(SensorModel.whiteLevel)
+    /// The mean raw value (before noise and clipping) of radiance `luminance` cd/m², over the black
+    /// level: `fullScale` is what full scale reads (the white level, less the black level where there is one).
+    public func meanRawValue(luminance: Double, exposure: Double, gain: Double, fullScale: Int = SensorModel.whiteLevel) -> Double {
+        luminance * sensitivity * exposure * gain * Double(fullScale)
     }
 
     /// The shot and read noise at analogue gain `gain`: σ² = k·mean + (k·read)², k = raw units

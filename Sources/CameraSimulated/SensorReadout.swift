@@ -30,16 +30,18 @@ struct SensorReadout {
         precondition(image.height == buffer.height && originX + buffer.width <= image.width,
                      "optical image \(image.width)x\(image.height) does not cover a \(buffer.width)x\(buffer.height) view at column \(originX)")
         precondition(rowLight.count == buffer.height, "one light factor per row")
-        let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain)) * exposure.illuminant
-        let noise = model.noiseModel(gain: exposure.analogueGain)
         if case .bayer16(_, let bits) = buffer.format {
             // The signal spans the white level less the pedestal.
             let signal = SensorModel.whiteLevel - SensorModel.blackLevel
-            SensorReadout.readMosaic(image, originX: originX, scale: scale * Float(signal) / Float(SensorModel.whiteLevel),
+            let signalScale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain,
+                                                       fullScale: signal)) * exposure.illuminant
+            SensorReadout.readMosaic(image, originX: originX, scale: signalScale,
                                      noise: model.noiseModel(gain: exposure.analogueGain, fullScale: signal), rowLight: rowLight,
                                      bits: bits, rng: &rng, into: buffer)
             return
         }
+        let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain)) * exposure.illuminant
+        let noise = model.noiseModel(gain: exposure.analogueGain)
         let key = [exposure.whiteBalance.red, exposure.whiteBalance.green, exposure.whiteBalance.blue, exposure.digitalGain]
         if output.key != key {
             output = (key, model.outputTable(whiteBalance: exposure.whiteBalance, digitalGain: exposure.digitalGain))

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraISP
 
 /// The arguments of one command, consumed as the command reads its flags; whatever is left is
 /// an error, so a mistyped flag is never silently ignored.
@@ -61,6 +62,11 @@ struct ArgumentList {
 
     mutating func positiveInt(_ name: String) throws(CLIError) -> Int? {
         try option(name, expected: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    }
+
+    /// `--hdr on|off`: local tone mapping, or the plain global curve; nil when absent.
+    mutating func hdr() throws(CLIError) -> ToneMapping? {
+        try option("hdr", expected: "on or off") { ["on": ToneMapping.local, "off": .global][$0] }
     }
 
     /// `--seed`: the simulated camera's noise seed, 1 when absent.

@@ -1,11 +1,15 @@
 import CameraCapture
 import CameraCore
 import CameraExposure
+import CameraISP
 
 /// The camera-setting flags `meter`, `photo` and `serve` share (CLI.md, "Common capture flags"):
-/// anti-flicker, white balance, lens position and torch. Absent flags leave the camera's own
-/// settings (anti-flicker auto, auto white balance, continuous autofocus, torch off).
+/// tone mapping, anti-flicker, white balance, lens position and torch. Absent flags leave the
+/// camera's own settings (local tone mapping, anti-flicker auto, auto white balance, continuous
+/// autofocus, torch off).
 struct SettingsFlags: Equatable {
+    /// `--hdr on|off`: local tone mapping, or the plain global curve.
+    var toneMapping: ToneMapping?
     /// `--flicker off|50|60|auto`.
     var flicker: FlickerMode?
     /// `--awb MODE` or `--awbgains R,B`.
@@ -26,6 +30,7 @@ struct SettingsFlags: Equatable {
 
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList) throws(CLIError) {
+        toneMapping = try arguments.hdr()
         flicker = try arguments.option("flicker", expected: "off, 50, 60 or auto", FlickerMode.init(rawValue:))
         let awb = try arguments.option("awb", expected: Self.whiteBalanceModes.map(\.name).joined(separator: ", ", last: " or ")) { name in
             Self.whiteBalanceModes.first { $0.name == name }?.mode
@@ -64,6 +69,7 @@ struct SettingsFlags: Equatable {
             throw CLIError.usage("--torch: \(camera.localizedName) has no torch — leave --torch out")
         }
         try camera.configure { settings in
+            if let toneMapping { settings.toneMapping = toneMapping }
             if let flicker { settings.flicker = flicker }
             if let whiteBalance { settings.whiteBalanceMode = whiteBalance }
             if let lensPosition { settings.focusMode = .manual(lensPosition: lensPosition) }

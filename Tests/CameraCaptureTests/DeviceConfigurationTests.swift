@@ -28,7 +28,7 @@ import Testing
             let problem = switch self {
             case .bias: "exposure bias 9 EV is outside the supported range -8…8 EV"
             case .zoom: "zoom factor 12 x is outside the supported range 1…10 x"
-            case .customDuration: "exposure duration 0.5 s is outside the supported range 0.000125…0.25 s"
+            case .customDuration: "exposure duration 0.5 s is outside the supported range 2e-05…0.25 s"
             case .customGain: "analogue gain 100 is outside the supported range 1…64"
             case .lensPosition: "lens position 1.5 is outside the supported range 0…1"
             case .torch: "torch level 2 is outside the supported range 0…1"

@@ -47,7 +47,7 @@ import Testing
 
     @Test("A view whose scene cannot be made is an invalid input naming the list, the line and the value", arguments: [
         ("city.hdr,yaw=east 0,0,1,1 0 Why.",
-         "v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG or pan=DEG"),
+         "v.txt line 2: 'yaw=east' in sim:hdr= is not KEY=NUMBER — use yaw=DEG, pitch=DEG, fov=DEG, pan=DEG or median=CD"),
         ("city.hdr 0,0,1,1 3 Why.", "v.txt line 2: intent 3 EV is outside the supported range -8…2.4 EV — choose a value in that range"),
     ])
     func sceneErrors(line: String, message: String) throws {

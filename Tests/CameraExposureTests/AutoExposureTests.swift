@@ -49,30 +49,42 @@ struct AutoExposureTests {
                                               analogueGainRange: camera.capabilities.analogueGain, maximumDigitalGain: 16))
     }
 
+    /// One frame's exposure in the two parts: the sensor's, and the subject's in the picture the
+    /// image pipeline renders from it (the sensor's lifted by the frame's render gain).
+    struct Exposure {
+        let sensor: Double
+        let picture: Double
+    }
+
     /// Runs `frames` frames in closed loop; `before(n)` may change the engine before frame n is
-    /// analysed. Returns each frame's total exposure as captured.
+    /// analysed. Returns each frame's exposures as captured and rendered.
     static func run(_ engine: inout AutoExposure, _ camera: SimulatedCamera, frames: Int,
-                    before: (Int, inout AutoExposure) throws -> Void = { _, _ in }) async throws -> [Double] {
+                    before: (Int, inout AutoExposure) throws -> Void = { _, _ in }) async throws -> [Exposure] {
         var analyzer = StreamAnalyzer()
-        var totals: [Double] = []
+        var exposures: [Exposure] = []
         for index in 0..<frames {
             try before(index, &engine)
             let frame = try await camera.nextFrame()
-            totals.append(frame.metadata.totalExposure)
             let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
+            let total = frame.metadata.totalExposure
+            exposures.append(Exposure(sensor: total, picture: total * pow(2, engine.renderGain.ev)))
             try camera.updateControls { $0.setExposure(settings) }
         }
-        return totals
+        return exposures
     }
 
     @Test("Continuous auto converges on the grey card")
     func continuous() async throws {
         let camera = try Self.camera(.grayCard)
         var engine = Self.engine(for: camera)
-        let totals = try await Self.run(&engine, camera, frames: 15)
+        let last = try await Self.run(&engine, camera, frames: 15).last!
         #expect(engine.state == .converged)
         let reference = SimulatedScene.grayCard.referenceExposure(viewSize: Self.size)
-        #expect(abs(log2(totals.last! / reference)) < 0.2)
+        #expect(abs(log2(last.picture / reference)) < 0.2, "the card renders at mid-grey")
+        let highlights = try FrameAnalyzer().analyze(try await camera.nextFrame().buffer).histogram.percentile(1 - SunAwareExposure.highlightBudget)
+        let sensor = log2(SRGB.decode(highlights) / SunAwareExposure.highlightCeiling)
+        #expect(abs(sensor) < 1.0 / 6, "the sensor is exposed to the right: its brightest 2% \(sensor) EV from the ceiling")
+        #expect(last.sensor > last.picture * 2, "the picture is the sensor's frame brought down")
     }
 
     @Test("Auto once locks after converging and then holds through a 4 EV step in the light")
@@ -80,7 +92,7 @@ struct AutoExposureTests {
         let camera = try Self.camera(.stepChange)
         var engine = Self.engine(for: camera)
         try engine.setMode(.autoOnce)
-        let totals = try await Self.run(&engine, camera, frames: 45)
+        let totals = try await Self.run(&engine, camera, frames: 45).map(\.sensor)
         #expect(engine.mode == .locked && engine.state == .locked)
         let afterLock = totals[20...]
         #expect(afterLock.allSatisfy { abs(log2($0 / totals[20])) < 0.01 }, "exposure moved after locking")
@@ -93,7 +105,7 @@ struct AutoExposureTests {
         let totals = try await Self.run(&engine, camera, frames: 40) { index, engine in
             if index == 12 { try engine.setMode(.locked) }
             if index == 14 { try engine.setBias(1) }
-        }
+        }.map(\.sensor)
         #expect(abs(totals[39] / totals[13] - 2) < 0.02)
     }
 
@@ -105,20 +117,22 @@ struct AutoExposureTests {
         #expect(error?.description.contains("exposure duration 1 s is outside the supported range") == true)
         #expect(throws: ValueOutOfRangeError.self) { try engine.setMode(.custom(duration: 0.01, gain: 100)) }
         try engine.setMode(.custom(duration: 0.004, gain: 2))
-        let totals = try await Self.run(&engine, camera, frames: 5)
-        #expect(abs(totals[4] - 0.008) < 1e-6)
+        let last = try await Self.run(&engine, camera, frames: 5).last!
+        #expect(abs(last.sensor - 0.008) < 1e-6 && last.picture == last.sensor, "a custom exposure is rendered as it was made")
     }
 
     @Test("Hybrid: the user's EV takes over, reset ramps back to full auto")
     func hybrid() async throws {
         let camera = try Self.camera(.grayCard)
         var engine = Self.engine(for: camera)
-        let totals = try await Self.run(&engine, camera, frames: 60) { index, engine in
+        let exposures = try await Self.run(&engine, camera, frames: 60) { index, engine in
             if index == 15 { try engine.setBias(1) }
             if index == 35 { engine.resetBias() }
         }
-        #expect(abs(log2(totals[34] / totals[14]) - 1) < 0.2, "+1 EV while the user's bias holds")
+        let totals = exposures.map(\.picture)
+        #expect(abs(log2(totals[34] / totals[14]) - 1) < 0.2, "+1 EV in the picture while the user's bias holds")
         #expect(abs(log2(totals[59] / totals[14])) < 0.2, "back to auto after the reset")
+        #expect(abs(log2(exposures[34].sensor / exposures[14].sensor)) < 0.2, "a positive bias leaves the highlights' exposure")
         #expect(engine.bias.current == 0)
         #expect(throws: ValueOutOfRangeError.self) { try engine.setBias(9) }
     }
@@ -150,7 +164,7 @@ struct AutoExposureTests {
         #expect(reason.hasPrefix("frames black for 5.0 s"))
         // And with real frames it climbs out of the dark: the first request after the cap is off.
         try camera.updateControls { $0.exposureDuration = 1.0 / 8000 }
-        let totals = try await Self.run(&engine, camera, frames: 12)
+        let totals = try await Self.run(&engine, camera, frames: 12).map(\.sensor)
         #expect(log2(totals.last! / totals.first!) > 5)
         _ = try await Self.run(&engine, camera, frames: 90)
         #expect(engine.state == .converged)
@@ -173,10 +187,11 @@ struct AutoExposureTests {
         }
         let camera = try Self.camera(facade)
         var engine = Self.engine(for: camera)
-        let totals = try await Self.run(&engine, camera, frames: 60).map(log2)
-        let settled = totals[40...]
-        let swing = settled.max()! - settled.min()!
-        #expect(swing < 1.0 / 6, "the exposure swings \(swing) EV over the last 20 frames")
+        let exposures = try await Self.run(&engine, camera, frames: 60)[40...]
+        for (part, totals) in [("sensor", exposures.map { log2($0.sensor) }), ("picture", exposures.map { log2($0.picture) })] {
+            let swing = totals.max()! - totals.min()!
+            #expect(swing < 1.0 / 6, "the \(part) exposure swings \(swing) EV over the last 20 frames")
+        }
         #expect(engine.state == .converged)
     }
 
@@ -197,17 +212,18 @@ struct AutoExposureTests {
         }
         let camera = try Self.camera(room, size: PixelSize(width: 160, height: 120))
         var engine = Self.engine(for: camera)
-        let totals = try await Self.run(&engine, camera, frames: 60).map(log2)
-        let settled = totals[30...]
-        let swing = settled.max()! - settled.min()!
-        #expect(swing < 1.0 / 6, "the exposure swings \(swing) EV over the last 30 frames")
+        let exposures = try await Self.run(&engine, camera, frames: 60)[30...]
+        for (part, totals) in [("sensor", exposures.map { log2($0.sensor) }), ("picture", exposures.map { log2($0.picture) })] {
+            let swing = totals.max()! - totals.min()!
+            #expect(swing < 1.0 / 6, "the \(part) exposure swings \(swing) EV over the last 30 frames")
+        }
     }
 
-    @Test("When the clipping window pans out of frame the room returns to mid-grey: a bound learnt from clipping is let go once the highlights have gone")
+    @Test("When the clipping window pans out of frame the room's exposure returns to the ceiling: a bound learnt from clipping is let go once the highlights have gone; the picture keeps the room at mid-grey throughout")
     func highlightsLeavingTheFrameReleaseTheBound() async throws {
         // A grey room panned past a window (5% of the view, 1.5 times what clips with the room at
-        // mid-grey) from frame 30 to frame 45: the budget holds the room under while the window is
-        // in frame and must give the stops back when it has gone.
+        // mid-grey) from frame 30 to frame 45: the budget holds the room's sensor level under while
+        // the window is in frame and must give the stops back when it has gone.
         let room = SimulatedScene(name: "room-past-window", summary: "a grey room panned past a window", subjectIntent: 0,
                                   pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 1, speed: 2)) { size in
             SceneImage(width: size.width, height: size.height) { u, v in
@@ -218,15 +234,18 @@ struct AutoExposureTests {
         let camera = try Self.camera(room, size: PixelSize(width: 160, height: 120))
         var engine = Self.engine(for: camera)
         var analyzer = StreamAnalyzer()
-        var subjectEV: [Double] = []
+        var sensorEV: [Double] = [], pictureEV: [Double] = []
         for _ in 0..<90 {
             let frame = try await camera.nextFrame()
-            subjectEV.append(log2(GroundTruthReading(frame.buffer, truth: camera.groundTruth(for: frame)).subjectLinearMean / Meter.midGray))
             let settings = engine.update(try analyzer.analyze(frame.buffer), metadata: frame.metadata, frameInterval: 1.0 / 30)
+            let room = GroundTruthReading(frame.buffer, truth: camera.groundTruth(for: frame)).subjectLinearMean
+            sensorEV.append(log2(room / SunAwareExposure.highlightCeiling))
+            pictureEV.append(log2(room * pow(2, engine.renderGain.ev) / Meter.midGray))
             try camera.updateControls { $0.setExposure(settings) }
         }
-        #expect(subjectEV[25] < -1.0 / 3, "the budget holds the room under while the window clips: \(subjectEV[25]) EV")
-        #expect(subjectEV[70...].allSatisfy { abs($0) < 1.0 / 6 }, "after the window: \(subjectEV[70...].map { String(format: "%+.2f", $0) })")
+        #expect(sensorEV[25] < -1.0 / 3, "the budget holds the room under while the window clips: \(sensorEV[25]) EV")
+        #expect(sensorEV[70...].allSatisfy { abs($0) < 1.0 / 6 }, "after the window: \(sensorEV[70...].map { String(format: "%+.2f", $0) })")
+        #expect(pictureEV[10...].allSatisfy { abs($0) < 1.0 / 6 }, "the picture: \(pictureEV[10...].map { String(format: "%+.2f", $0) })")
     }
 
     @Test("Where the sun-aware loop settles does not depend on where it starts: a night street is not metered as backlit from one start only")
@@ -287,12 +306,13 @@ struct AutoExposureTests {
             return try FrameAnalyzer(configuration: AnalysisConfiguration(sampleStep: 4)).analyze(buffer)
         }
         let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 100), analogueGain: 1, baseISO: 50)
-        let dim = try frame(sky: 60), backlit = try frame(sky: 200)
+        // The backlit sky at the highlight ceiling: the sensor is where it should be, and the loop converges.
+        let dim = try frame(sky: 60), backlit = try frame(sky: UInt8((SRGB.encode(SunAwareExposure.highlightCeiling) * 255).rounded()))
         let band = NormalizedPoint(x: 0.5, y: 0.55)
         // One loop meters the dim scene (not backlit: the centre median, on the sky rows), then a
         // tap on the band holds the exposure while the sky brightens; the other only saw the tap.
         // Once the tap is cleared the scene is backlit and the foot is its subject. Faded in from
-        // the median's level before the tap, the first loop asked 2.24 EV more, not 2.85.
+        // the median's level before the tap, the first loop lifted the foot less.
         var before = SunAwareExposure(), tapOnly = SunAwareExposure(exposurePoint: band)
         for _ in 0..<3 { _ = before.update(dim, metadata: metadata) }
         before.exposurePoint = band
@@ -305,7 +325,8 @@ struct AutoExposureTests {
         tapOnly.exposurePoint = nil
         let asked = before.update(backlit, metadata: metadata)
         #expect(asked == tapOnly.update(backlit, metadata: metadata))
-        #expect(log2(asked / metadata.totalExposure) > 2.5, "the dark foot at once: \(log2(asked / metadata.totalExposure)) EV")
+        #expect(before.renderGain == tapOnly.renderGain)
+        #expect(before.renderGain.ev > 2.5, "the dark foot lifted at once: \(before.renderGain.ev) EV")
     }
 
     @Test("Blobs too many to be light sources stay in the budget when fewer of them clip a moment later")
@@ -350,28 +371,25 @@ struct AutoExposureTests {
         }
     }
 
-    @Test("Once settled, the highlight budget moves the exposure at most a quarter stop a frame as the camera turns", arguments: [
-        // A sky from 2 EV over the ground to 4: past a cost of 1 EV the ground wins and the
-        // exposure rises about 0.9 EV. At once, that was a 0.63 EV jump between two frames.
-        (panAcross("a brightening sky") { 2 + 2 * $0 }, 0.8),
-        // A wall 3 EV over the ground comes into view: the exposure falls about 0.85 EV to keep it.
-        // Looking for it from 1 EV down at once, the exposure fell 0.7 EV in a frame and rang ±0.1 EV.
-        (panAcross("a white wall") { $0 > 0.55 ? 3 : nil }, -0.6),
+    @Test("As the camera turns, the sensor follows the highlights and the picture holds the ground: its subject moves at most a quarter stop a frame", arguments: [
+        // A sky from 2 EV over the ground to 4: the sensor falls with it (the brightest of the
+        // view's sky rises 1⅓ EV), the render gain lifts the ground.
+        (panAcross("a brightening sky") { 2 + 2 * $0 }, -1.2),
+        // A wall 3 EV over the ground comes into view: the sensor falls to keep it.
+        (panAcross("a white wall") { $0 > 0.55 ? 3 : nil }, -2.0),
     ])
-    func budgetFadesWhileSettled(scene: SimulatedScene, change: Double) async throws {
+    func sensorFollowsHighlightsPictureHolds(scene: SimulatedScene, sensorChange: Double) async throws {
         let camera = try Self.camera(scene)
         var engine = Self.engine(for: camera)
-        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
-        let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
-        if change > 0 {
-            #expect(settled.last! - settled.min()! > change, "the ground won: \(settled.last! - settled.min()!) EV up from the lowest")
-        } else {
-            #expect(settled.last! - settled.first! < change, "the budget kept the wall: \(settled.last! - settled.first!) EV")
-        }
-        #expect(steps.max()! <= AimLimiter.step, "largest step \(steps.max()!) EV")
+        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20)
+        let sensor = settled.map { log2($0.sensor) }, picture = settled.map { log2($0.picture) }
+        #expect(sensor.last! - sensor.first! < sensorChange, "the sensor moved \(sensor.last! - sensor.first!) EV")
+        let steps = zip(picture, picture.dropFirst()).map { abs($1 - $0) }
+        #expect(steps.max()! <= AimLimiter.step + 1e-9, "largest step in the picture \(steps.max()!) EV")
+        #expect(picture.max()! - picture.min()! < 1.0 / 3, "the picture's subject swings \(picture.max()! - picture.min()!) EV")
     }
 
-    @Test("When the scene turns backlit as the camera pans, the exposure hands over to the backlit subject a quarter stop a frame")
+    @Test("When the scene turns backlit as the camera pans, the picture hands over to the backlit subject a quarter stop a frame")
     func meterHandOverWhileSettled() async throws {
         // A sky rising from 1.5 EV under the ground to 1.5 EV over it, above ground whose lower
         // quarter lies in shade 2 EV darker: once the sky is 2 EV over the shade the scene is
@@ -380,10 +398,10 @@ struct AutoExposureTests {
         let scene = Self.panAcross("a rising sky", shadowFrom: 0.75) { 3 * $0 - 1.5 }
         let camera = try Self.camera(scene)
         var engine = Self.engine(for: camera)
-        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map(log2)
+        let settled = try await Self.run(&engine, camera, frames: 100).dropFirst(20).map { log2($0.picture) }
         let steps = zip(settled, settled.dropFirst()).map { abs($1 - $0) }
-        #expect(settled.last! - settled.min()! > 1.5, "the shade is exposed for: \(settled.last! - settled.min()!) EV up from the lowest")
-        #expect(steps.max()! <= AimLimiter.step, "largest step \(steps.max()!) EV")
+        #expect(settled.last! - settled.min()! > 1.5, "the shade is lifted: \(settled.last! - settled.min()!) EV up from the lowest")
+        #expect(steps.max()! <= AimLimiter.step + 1e-9, "largest step \(steps.max()!) EV")
     }
 
     @Test("Where a pan comes to rest, the exposure settles where a fresh start on that view does: what was held against flicker in the view before is decided afresh")
@@ -393,15 +411,16 @@ struct AutoExposureTests {
         // the end the sky stands 1–1.8 EV over the shade: under `SceneFlags.backlitThreshold`, so a
         // fresh start does not meter the scene as backlit, but over `SunAwareExposure.backlitRelease`,
         // so a loop that carried the flag from the pan still did.
-        func settled(_ pan: SimulatedScene.Pan) async throws -> Double {
+        func settled(_ pan: SimulatedScene.Pan) async throws -> (sensor: Double, picture: Double) {
             let camera = try Self.camera(Self.panAcross("a sinking sky", shadowFrom: 0.75, pan: pan) { 1.5 - 2.5 * $0 })
             var engine = Self.engine(for: camera)
-            let totals = try await Self.run(&engine, camera, frames: 180).suffix(10).map(log2)
-            return totals.reduce(0, +) / Double(totals.count)
+            let last = try await Self.run(&engine, camera, frames: 180).suffix(10)
+            return (last.map { log2($0.sensor) }.reduce(0, +) / 10, last.map { log2($0.picture) }.reduce(0, +) / 10)
         }
         let panned = try await settled(SimulatedScene.Pan(imageWidthFactor: 3, startTime: 1, speed: 0.5))
         let fresh = try await settled(SimulatedScene.Pan(imageWidthFactor: 3, startTime: 0, speed: 0, startFraction: 1))
-        #expect(abs(panned - fresh) < 1.0 / 6, "after the pan \(panned) EV, from a fresh start \(fresh) EV")
+        #expect(abs(panned.sensor - fresh.sensor) < 1.0 / 6, "sensor after the pan \(panned.sensor) EV, from a fresh start \(fresh.sensor) EV")
+        #expect(abs(panned.picture - fresh.picture) < 1.0 / 6, "picture after the pan \(panned.picture) EV, from a fresh start \(fresh.picture) EV")
     }
 
     @Test("With flicker auto the office's bands are found and the exposure becomes whole 10 ms periods: no banding")
@@ -438,7 +457,7 @@ struct AutoExposureTests {
             let camera = try Self.camera(.backlitPortrait)
             var engine = Self.engine(for: camera)
             try engine.setExposurePoint(point)
-            return try await Self.run(&engine, camera, frames: 15).last!
+            return try await Self.run(&engine, camera, frames: 15).last!.picture
         }
         let sky = try await settled(at: NormalizedPoint(x: 0.15, y: 0.15))
         let subject = try await settled(at: NormalizedPoint(x: 0.42, y: 0.8))
@@ -447,20 +466,21 @@ struct AutoExposureTests {
         #expect(throws: ValueOutOfRangeError.self) { try engine.setExposurePoint(NormalizedPoint(x: 1.5, y: 0.5)) }
     }
 
-    @Test("A classic metering mode drives the loop: average puts the backlit frame's mean at mid-grey, sun-aware exposes the subject ≥ 3 EV brighter")
+    @Test("A classic metering mode drives the loop: average puts the backlit frame's mean at mid-grey with no render gain, sun-aware renders the subject ≥ 3 EV brighter")
     func meteringModes() async throws {
-        func settled(_ mode: MeteringMode) async throws -> (total: Double, statistics: FrameStatistics) {
+        func settled(_ mode: MeteringMode) async throws -> (exposure: Exposure, statistics: FrameStatistics) {
             let camera = try Self.camera(.backlitPortrait)
             var engine = Self.engine(for: camera)
             engine.setMeteringMode(mode)
             #expect(engine.meteringMode == mode)
-            _ = try await Self.run(&engine, camera, frames: 25)
+            let last = try await Self.run(&engine, camera, frames: 25).last!
             let frame = try await camera.nextFrame()
-            return (frame.metadata.totalExposure, try FrameAnalyzer().analyze(frame.buffer))
+            return (last, try FrameAnalyzer().analyze(frame.buffer))
         }
         let average = try await settled(.average)
         #expect(abs(Meter.meter(average.statistics, mode: .average).evError) < 0.25)
+        #expect(average.exposure.picture == average.exposure.sensor)
         let sun = try await settled(.sunAware)
-        #expect(log2(sun.total / average.total) > 3)
+        #expect(log2(sun.exposure.picture / average.exposure.picture) > 3)
     }
 }

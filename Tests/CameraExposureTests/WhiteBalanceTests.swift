@@ -133,12 +133,13 @@ import Testing
             var frame = try await camera.nextFrame()
             for _ in 0..<2 { frame = try await camera.nextFrame() }
             let buffer = frame.buffer
+            let black = Double(try #require(frame.metadata.rawCalibration).blackLevel)
             var sums = SIMD3<Double>.zero, counts = SIMD3<Double>.zero
             // The card's centre (u 0.3…0.7, v 0.25…0.75), by mosaic colour.
             for y in 24..<66 {
                 for x in 48..<112 {
                     let channel = y.isMultiple(of: 2) ? (x.isMultiple(of: 2) ? 0 : 1) : (x.isMultiple(of: 2) ? 1 : 2)
-                    sums[channel] += Double(buffer[sample16: x, y: y])
+                    sums[channel] += Double(buffer[sample16: x, y: y]) - black
                     counts[channel] += 1
                 }
             }

@@ -117,14 +117,22 @@ struct ConfigurationTests {
         #expect(message.contains("wants nv12-full frames but the device delivers 32x24 gray8 @ 1–60 fps"))
     }
 
-    @Test("A raw Bayer format cannot be metered and fails the configuration")
+    @Test("A raw Bayer format is rendered: its outputs get bgra8 pictures, and an output wanting another format is refused")
     func rawFormat() async throws {
         let raw = DeviceFormat(size: PixelSize(width: 160, height: 120), pixelFormat: .bayer16(.rggb, significantBits: 12),
                                frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        #expect(raw.pictures == DeviceFormat(size: raw.size, pixelFormat: .bgra8, frameRateRanges: raw.frameRateRanges))
+        try await CaptureSession().configure { config in
+            try config.add(DeviceInput(ScriptedDevice(formats: [raw])))
+            try config.add(VideoDataOutput(pixelFormat: .bgra8))
+        }
         let message = try #require(await failure {
-            try await CaptureSession().configure { config in try config.add(DeviceInput(ScriptedDevice(formats: [raw]))) }
+            try await CaptureSession().configure { config in
+                try config.add(DeviceInput(ScriptedDevice(formats: [raw])))
+                try config.add(VideoDataOutput(pixelFormat: .nv12(.full)))
+            }
         })
-        #expect(message.contains("is raw Bayer — choose a bgra8, nv12, yuyv422 or gray8 format"))
+        #expect(message.contains("wants nv12-full frames but the device delivers 160x120 bgra8 @ 1–30 fps"))
     }
 
     @Test("A device the user may not open fails with the remedy")

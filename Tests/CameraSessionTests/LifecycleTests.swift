@@ -28,6 +28,8 @@ struct LifecycleTests {
     @Test("1000 start/stop cycles return every pool buffer and never deadlock")
     func thousandCycles() async throws {
         let device = ScriptedDevice(poolCapacity: 4)
+        // A fixed exposure has no render gain: the outputs get the device's own buffers.
+        try device.configure { $0.exposureMode = .custom(duration: 1.0 / 60, gain: 1) }
         let output = VideoDataOutput()
         var session: CaptureSession? = try await makeSession(device, outputs: [output])
         let events = session!.events()

@@ -1,4 +1,4 @@
-import CameraCapture
+@testable import CameraCapture
 import CameraCore
 import CameraTestSupport
 import Testing
@@ -50,6 +50,8 @@ struct VideoDataOutputTests {
     @Test("Without discarding, frames queue until the pool runs out; the device's drops are reported as outOfBuffers")
     func outOfBuffers() async throws {
         let device = ScriptedDevice(poolCapacity: 4, frameBudget: 20)
+        // A fixed exposure has no render gain: the outputs get the device's own buffers.
+        try device.configure { $0.exposureMode = .custom(duration: 1.0 / 60, gain: 1) }
         let output = VideoDataOutput(alwaysDiscardsLateFrames: false)
         let session = try await makeSession(device, outputs: [output])
         let drops = output.drops()
@@ -83,6 +85,26 @@ struct VideoDataOutputTests {
         }
         #expect(reported.allSatisfy { $0 == DroppedFrame(reason: .outOfBuffers, sequenceNumber: nil) })
         #expect(device.buffersInUse == 0)
+    }
+
+    @Test("Frames with a render gain become the session's own pictures: the device's buffers go back at once, and when the outputs hold every picture the frame is dropped as outOfBuffers")
+    func renderedPictures() async throws {
+        let device = ScriptedDevice(poolCapacity: 4, frameBudget: 10)
+        let output = VideoDataOutput(alwaysDiscardsLateFrames: false)
+        let session = try await makeSession(device, outputs: [output])
+        let pictures = StreamRenderer.pictureCount
+        try await withDeadline {
+            var frames = output.frames.makeAsyncIterator()
+            try await session.start()
+            try await waitUntil { device.framesCaptured == 10 && output.statistics.totalDropped == 10 - pictures && device.buffersInUse == 0 }
+            #expect(device.framesLostForBuffers == 0)
+            #expect(output.framesWaiting == pictures)
+            let first = try #require(await frames.next())
+            #expect(first.sequenceNumber == 0)
+            #expect(first.frame.buffer.format == device.activeFormat.pixelFormat)
+            await session.stop()
+        }
+        #expect(output.statistics.dropped(.outOfBuffers) == 10 - pictures)
     }
 
     @Test("A handler gets every frame it does not miss in order, on its own task")

@@ -95,7 +95,7 @@ import Testing
         }
 
         let scene = SimulatedScene.nightStreet.render(viewSize: size)
-        let rawPerExposure = SensorModel().meanRawValue(luminance: 1, exposure: 1, gain: gain)
+        let rawPerExposure = SensorModel().meanRawValue(luminance: 1, exposure: 1, gain: gain, fullScale: Int(rawFullScale))
         var perUnitLight: [(value: Double, tolerance: Double)] = []
         for (region, depths) in [("near", 3.0..<8.0), ("far", 20.0..<100.0)] {
             let pixels = scene.albedo.indices.filter { scene.albedo[$0] > 0 && depths.contains(Double(scene.depth[$0])) }

@@ -12,11 +12,20 @@ struct CaptureFlagsTests {
         return flags
     }
 
-    @Test("Without flags: the command's size at 30 fps in bgra8, the default source, seed 1")
+    @Test("Without flags: the command's size at 30 fps, raw from the default (simulated) source, seed 1")
     func defaults() throws {
         let flags = try Self.flags([], realtime: true)
         #expect(flags.source == .defaultSpec && flags.seed == 1 && flags.realtime)
-        #expect(flags.request == FormatRequest(size: PixelSize(width: 1280, height: 720), frameRate: 30, pixelFormat: .bgra8))
+        #expect(flags.request == FormatRequest(size: PixelSize(width: 1280, height: 720), frameRate: 30, pixelFormat: Self.raw))
+    }
+
+    /// What the simulated camera is asked for: raw, for CameraSun's image pipeline to render.
+    static let raw = PixelFormat.bayer16(.rggb, significantBits: 12)
+
+    @Test("Cameras that are not simulated are asked for bgra8 (they deliver processed pictures)", arguments: ["file:take.mp4", "v4l2:/dev/video9"])
+    func processedSources(source: String) throws {
+        let flags = try Self.flags(["--source", source], realtime: true)
+        #expect(flags.request.pixelFormat == .bgra8)
     }
 
     @Test("Every flag is read")
@@ -24,7 +33,7 @@ struct CaptureFlagsTests {
         let flags = try Self.flags(["--source", "sim:snow-sun", "--width", "640", "--height", "360", "--framerate", "60",
                                     "--seed", "7", "--no-realtime"], realtime: true)
         #expect(flags.source == .simulated("snow-sun") && flags.seed == 7 && !flags.realtime)
-        #expect(flags.request == FormatRequest(size: PixelSize(width: 640, height: 360), frameRate: 60, pixelFormat: .bgra8))
+        #expect(flags.request == FormatRequest(size: PixelSize(width: 640, height: 360), frameRate: 60, pixelFormat: Self.raw))
     }
 
     @Test("A bad value is a usage error that names the flag and the value",

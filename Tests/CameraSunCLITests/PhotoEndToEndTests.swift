@@ -32,7 +32,7 @@ struct PhotoEndToEndTests {
                 #expect(jsonNumber(asset["width"]) == 320 && jsonNumber(asset["height"]) == 180)
                 #expect(asset["meteringMode"] as? String == "sun")
                 #expect(jsonNumber(asset["evBias"]) == 0)
-                #expect((0.000125...(1.0 / 30)).contains(jsonNumber(asset["exposureTime"]) ?? 0))
+                #expect((0.00002...(1.0 / 30)).contains(jsonNumber(asset["exposureTime"]) ?? 0))
                 #expect(jsonNumber(asset["iso"]) ?? 0 >= 50)
                 #expect(jsonNumber(asset["shutterToFileMs"]) ?? 0 > 0)
             }

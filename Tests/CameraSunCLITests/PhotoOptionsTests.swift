@@ -15,7 +15,7 @@ struct PhotoOptionsTests {
     func defaults() throws {
         let options = try Self.options([])
         #expect(options.count == 1 && options.quality == 90 && options.zeroShutterLag && !options.json && !options.capture.realtime)
-        #expect(options.capture.request.size == PixelSize(width: 1920, height: 1080) && options.capture.request.pixelFormat == .bgra8)
+        #expect(options.capture.request.size == PixelSize(width: 1920, height: 1080) && options.capture.request.pixelFormat == .bayer16(.rggb, significantBits: 12))
         #expect(options.capture.source == .defaultSpec)
         let settings = try options.cameraSettings(within: SimulatedCamera.standardCapabilities)
         #expect(settings.exposureMode == .continuousAuto && settings.bias == 0 && settings.metering == .sunAware)

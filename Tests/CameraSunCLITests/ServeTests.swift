@@ -85,7 +85,7 @@ struct ServeTests {
         #expect((tooFar.object["error"] as? String)?.contains("-8…8") == true, "\(tooFar.object)")
         let tooLong = try await connection.json("POST", "/api/exposure", #"{"mode":"custom","exposureTime":1,"gain":1}"#)
         #expect(tooLong.status == 400)
-        #expect((tooLong.object["error"] as? String)?.contains("0.000125…0.25") == true, "\(tooLong.object)")
+        #expect((tooLong.object["error"] as? String)?.contains("2e-05…0.25") == true, "\(tooLong.object)")
 
         #expect(try await connection.json("POST", "/api/meter", #"{"point":{"x":0.2,"y":0.7}}"#).status == 200)
         #expect(try await connection.json("POST", "/api/exposure", #"{"reset":true}"#).status == 200)

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraExposure
+import CameraISP
 @testable import CameraSunCLI
 import Foundation
 import Testing
@@ -27,6 +28,12 @@ struct SettingsFlagsTests {
         #expect(try Self.flags([]) == SettingsFlags())
         let settings = try Self.camera([]).settings
         #expect(settings.flicker == .auto && settings.whiteBalanceMode == .auto && settings.focusMode == .continuous && settings.torchLevel == 0)
+        #expect(settings.toneMapping == .local, "HDR is on by default")
+    }
+
+    @Test("--hdr on tone-maps locally, --hdr off with the plain global curve", arguments: [("on", ToneMapping.local), ("off", .global)])
+    func hdr(name: String, mode: ToneMapping) throws {
+        #expect(try Self.camera(["--hdr", name]).settings.toneMapping == mode)
     }
 
     @Test("--flicker takes off, 50, 60 and auto", arguments: [("off", FlickerMode.off), ("50", .hz50), ("60", .hz60), ("auto", .auto)])
@@ -50,6 +57,7 @@ struct SettingsFlagsTests {
 
     @Test("A bad value is a usage error naming the flag", arguments: [
         (["--flicker", "100"], "--flicker '100' is not off, 50, 60 or auto"),
+        (["--hdr", "yes"], "--hdr 'yes' is not on or off"),
         (["--awb", "tungsten"], "--awb 'tungsten' is not auto, incandescent, fluorescent, daylight, cloudy or locked"),
         (["--awbgains", "1.5"], "--awbgains '1.5' is not red and blue gains"),
         (["--awb", "auto", "--awbgains", "1,1"], "--awb and --awbgains both set the white balance"),
