@@ -34,7 +34,7 @@ struct ServeTests {
         #expect(state["exposurePoint"] is NSNull)
         #expect(state["focusPoint"] as? [String: Double] == ["x": 0.5, "y": 0.5])
         #expect(state["device"] as? String == "sim:backlit-portrait")
-        #expect((state["format"] as? String)?.hasPrefix("160x90 bgra8 @ 15 fps, preview 160x90") == true, "\(state["format"] ?? "")")
+        #expect((state["format"] as? String)?.hasPrefix("160x90 bayer16-rggb12 @ 15 fps, preview 160x90") == true, "\(state["format"] ?? "")")
         #expect(["searching", "converged", "locked"].contains(state["aeState"] as? String ?? ""))
         #expect((state["flicker"] as? [String: Any])?["mode"] as? String == "auto", "anti-flicker is on auto by default")
         #expect((state["whiteBalance"] as? [String: Any])?["mode"] as? String == "auto")
