@@ -12,14 +12,18 @@ public struct PreviewFrame: Sendable {
     public let presentationTime: MediaTime
     /// The sensor settings the frame was made with (exposure time, gain, zoom, …).
     public let metadata: FrameMetadata
+    /// The analysis the 3A engine metered: of the sensor's frame.
     public let statistics: FrameStatistics
+    /// The analysis of `image`: the picture as the viewer sees it, after the render gain.
+    public let pictureStatistics: FrameStatistics
     public let threeA: ThreeAStatus
     /// Rotate the image clockwise by this, then mirror it if `isMirrored`, to show it upright.
     public let rotation: Rotation
     public let isMirrored: Bool
 
-    init(image: PixelBuffer, source: CapturedFrame) {
+    init(image: PixelBuffer, pictureStatistics: FrameStatistics, source: CapturedFrame) {
         self.image = image
+        self.pictureStatistics = pictureStatistics
         sequenceNumber = source.sequenceNumber
         presentationTime = source.presentationTime
         metadata = source.metadata

@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMetering
 
 /// Small frames for any number of viewers at a capped rate: each frame is scaled once (to fit
 /// `maximumSize`, at most `maximumFrameRate` per second) and shared by every viewer.
@@ -36,9 +37,10 @@ public final class PreviewOutput: CaptureOutput {
         self.pending = pending
         Task { [viewers] in
             var scaler = PreviewScaling(bound: maximumSize)
+            let analyzer = FrameAnalyzer()
             for await frame in frames {
-                guard let image = scaler.scale(frame.buffer) else { continue }
-                viewers.publish(PreviewFrame(image: image, source: frame))
+                guard let image = scaler.scale(frame.buffer), let statistics = try? analyzer.analyze(image) else { continue }
+                viewers.publish(PreviewFrame(image: image, pictureStatistics: statistics, source: frame))
             }
         }
     }

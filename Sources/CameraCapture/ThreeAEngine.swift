@@ -64,7 +64,8 @@ public struct ThreeAEngine: Sendable {
                      focusState: controls.focus.state, focusPoint: controls.focusPoint,
                      whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
                      locks: controls.locks, flicker: controls.exposure.detectedFlicker,
-                     watchdogReason: controls.exposure.watchdogReason)
+                     watchdogReason: controls.exposure.watchdogReason, renderGain: renderGain,
+                     subjectRegion: controls.exposure.subjectRegion)
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor

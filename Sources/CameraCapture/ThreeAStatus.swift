@@ -24,13 +24,17 @@ public struct ThreeAStatus: Sendable, Hashable {
     /// Why the exposure watchdog last restarted auto-exposure (`AutoExposure.watchdogReason`), or
     /// nil when it never had to.
     public var watchdogReason: String?
+    /// How the frame's picture was rendered: the exposure's lift of the subject.
+    public var renderGain: RenderGain
+    /// What the exposure was set for, normalised (`AutoExposure.subjectRegion`), or nil.
+    public var subjectRegion: NormalizedRect?
 
     public init(exposureState: AEState, exposureError: Double, exposureBias: Double, exposureMode: AutoExposure.Mode = .continuousAuto,
                 meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
                 focusState: FocusState, focusPoint: NormalizedPoint = .center,
                 whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
                 locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false), flicker: Double? = nil,
-                watchdogReason: String? = nil) {
+                watchdogReason: String? = nil, renderGain: RenderGain = .none, subjectRegion: NormalizedRect? = nil) {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
@@ -44,6 +48,8 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.locks = locks
         self.flicker = flicker
         self.watchdogReason = watchdogReason
+        self.renderGain = renderGain
+        self.subjectRegion = subjectRegion
     }
 
     /// The exposure engine has settled on the subject it found itself, with no compensation: a

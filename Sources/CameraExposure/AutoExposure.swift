@@ -31,6 +31,9 @@ public struct AutoExposure: Sendable {
     /// How the image pipeline renders the last frame: the algorithm's lift of the subject while it
     /// meters, held with the exposure while locked, none for a custom exposure.
     public private(set) var renderGain = RenderGain.none
+    /// What the last frame was exposed for (`SunAwareExposure.subjectRegion`), held with the
+    /// exposure while locked, nil for a custom exposure.
+    public private(set) var subjectRegion: NormalizedRect?
     /// The locked total exposure and the bias it was locked at.
     private var locked: (total: Double, bias: Double)?
     private var lastTotal: Double?
@@ -131,6 +134,7 @@ public struct AutoExposure: Sendable {
         switch mode {
         case .custom(let duration, let gain):
             renderGain = .none
+            subjectRegion = nil
             return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)
         case .locked:
             // Locked before any frame was seen: hold this frame, made at the bias its metadata records.
@@ -143,6 +147,7 @@ public struct AutoExposure: Sendable {
             biased.exposureBias = currentBias
             let total = algorithm.update(statistics, metadata: biased)
             renderGain = algorithm.renderGain
+            subjectRegion = algorithm.subjectRegion
             state = algorithm.state
             if mode == .autoOnce, state == .converged {
                 mode = .locked

@@ -58,8 +58,9 @@ struct BacklitSubject {
         for pooled in usable.indices where samples[pooled] == 0 { usable[pooled] = false }
     }
 
-    /// The subject's linear mean luminance, or nil when no block lies where subjects stand.
-    func meteredLinear() -> Double? {
+    /// The subject's linear mean luminance and the bounding box of the blocks metered (what a
+    /// viewfinder outlines), or nil when no block lies where subjects stand.
+    func metered() -> (linear: Double, region: NormalizedRect)? {
         let logs = sums.indices.map { log2(max(sums[$0] / max(samples[$0], 1), 1.0 / 4096)) }
         let standing = sums.indices.filter { block in
             let x = (Double(block % columns) + 0.5) / Double(columns), y = (Double(block / columns) + 0.5) / Double(rows)
@@ -72,6 +73,11 @@ struct BacklitSubject {
         }
         let metered = region.filter { (Double($0 / columns) + 0.5) / Double(rows) >= BacklitSubject.meteredTop }
         let sum = metered.reduce(0) { $0 + sums[$1] }, count = metered.reduce(0) { $0 + samples[$1] }
-        return count > 0 ? sum / count : nil
+        guard count > 0 else { return nil }
+        let blockColumns = metered.map { $0 % columns }, blockRows = metered.map { $0 / columns }
+        let left = Double(blockColumns.min()!) / Double(columns), top = Double(blockRows.min()!) / Double(rows)
+        let bounds = NormalizedRect(x: left, y: top, width: Double(blockColumns.max()! + 1) / Double(columns) - left,
+                                    height: Double(blockRows.max()! + 1) / Double(rows) - top)
+        return (sum / count, bounds)
     }
 }

@@ -37,6 +37,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public private(set) var evError = 0.0
     /// How the image pipeline renders the last frame metered: the subject lifted to its target.
     public private(set) var renderGain = RenderGain.none
+    /// What the last frame was exposed for, normalised: the tap's spot or the backlit subject
+    /// found; nil for the centre-weighted median and the classic modes.
+    public private(set) var subjectRegion: NormalizedRect?
     private var hasConverged = false
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`,
@@ -95,6 +98,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
             forgetDetectedSubject()
             gain = meteredGain(statistics, metadata: metadata)
             renderGain = .none
+            subjectRegion = nil
         }
         let current = metadata.totalExposure
         let error = log2(gain)
@@ -193,6 +197,8 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let aspect = Double(statistics.size.width) / Double(statistics.size.height)
         if let point = exposurePoint {
             forgetDetectedSubject()
+            let radius = SunAwareExposure.spotRadius
+            subjectRegion = NormalizedRect(x: point.x - radius / aspect, y: point.y - radius, width: 2 * radius / aspect, height: 2 * radius)
             return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
                 let dx = (x - point.x) * aspect, dy = y - point.y
                 return kinds[cell] != lightSource && (dx * dx + dy * dy).squareRoot() <= SunAwareExposure.spotRadius ? 1 : 0
@@ -202,12 +208,14 @@ public struct SunAwareExposure: ExposureAlgorithm {
         // A backlight at full scale reads the contrast low: it cannot end a backlit scene.
         backlit = backlit ? flags.backlitContrast >= SunAwareExposure.backlitRelease || flags.backlightClipped
             : flags.backlitContrast >= SceneFlags.backlitThreshold
-        if backlit, let subject = BacklitSubject(statistics).meteredLinear() {
+        if backlit, let subject = BacklitSubject(statistics).metered() {
+            subjectRegion = subject.region
             // Filtered scene-referred: log2 of the metered value over the exposure that made the frame.
             let exposure = log2(metadata.totalExposure)
-            return pow(2, backlitSubjectLevel.update(log2(max(subject, 1.0 / 4096)) - exposure) + exposure)
+            return pow(2, backlitSubjectLevel.update(log2(max(subject.linear, 1.0 / 4096)) - exposure) + exposure)
         }
         backlitSubjectLevel.reset()
+        subjectRegion = nil
         return SunAwareExposure.median(weightedCells(statistics) { cell, x, y in
             kinds[cell] == lightSource ? 0 : max(MeteringMode.centerWeight(x: x, y: y - SunAwareExposure.subjectDrop), 0.25)
         })

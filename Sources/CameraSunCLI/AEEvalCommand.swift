@@ -34,6 +34,7 @@ enum AEEvalCommand {
         let height = try arguments.positiveInt("height") ?? 180
         let seed = try arguments.seed()
         let reportPath = try arguments.option("report")
+        let toneMapping = try arguments.hdr() ?? .local
         var fileScenes: [EvaluatedScene] = []
         while let file = try arguments.option("scene-file") {
             // Each file's --subject and --intent are those before the next --scene-file.
@@ -58,7 +59,8 @@ enum AEEvalCommand {
         let builtIn = named.map(EvaluatedScene.init(builtIn:))
         let scenes = fileScenes.isEmpty || sceneList != nil ? builtIn + fileScenes : fileScenes
         let algorithms = try algorithmList.map(EvaluatedAlgorithm.list) ?? EvaluatedAlgorithm.allCases
-        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height), seed: seed)
+        let evaluation = ClosedLoopEvaluation(frameCount: frames, size: PixelSize(width: width, height: height), seed: seed,
+                                              toneMapping: toneMapping)
         let progress = terminal.progress(enabled: !json)
         let sections = try await evaluation.evaluate(scenes, algorithms: algorithms, references: reportPath != nil) { progress($0) }
         progress(nil)

@@ -94,19 +94,22 @@ enum HelpCommand {
         "ae-eval": """
         usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=,median=] --subject x,y,w,h [--intent EV]]…
                                  [--views LIST]… [--algorithms naive,centre,libcamera,sun] [--frames N]
-                                 [--width W --height H] [--seed N] [--json [--samples]] [--report F.html]
+                                 [--width W --height H] [--seed N] [--hdr on|off] [--json [--samples]] [--report F.html]
         Runs each scene × algorithm in closed loop on the simulated camera (--frames, default 120, at
-        --width x --height, default 320x180, sensor noise from --seed, default 1) and judges it on
-        ground truth: frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of
-        the subject's mean linear output over 0.18 × 2^intent, over the last 10 frames), the clipped
-        fraction outside the sun, oscillations after converging, and the scene's budget cost: how
-        far (EV) its subject must go under its intent for no more than 2% to clip outside the sun
-        (up to 1 EV the budget wins, beyond it the subject does; on a pan, in the last frame's
-        view). The verdict applies that rule: within (the subject within ⅓ EV, no more than 2%
-        clipped), subject wins (within ⅓ EV where the cost is over 1 EV), budget's answer (a cost
-        between ⅓ and 1 EV, kept to 2% with the subject that far under) or missed; a line per
-        algorithm under the table counts them. naive is the seed article's loop, centre its 60%
-        centre crop, libcamera the Raspberry Pi AGC's way, sun CameraSun's.
+        --width x --height, default 320x180, sensor noise from --seed, default 1): raw frames,
+        rendered by CameraSun's image pipeline, judged on the output picture against ground truth:
+        frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of the subject's
+        mean linear output over 0.18 × 2^intent, over the last 10 frames), the output's clipped
+        (≥ 250/255, outside light sources) and crushed (≤ 5/255) fractions, oscillations after
+        converging, TMQI against the scene's radiance, the subject's SNR, the sensor exposure and
+        the render gain (EV), and whether the exposure sat at the camera's limit. The verdict:
+        within (the subject within ⅓ EV, no more than 2% clipped), subject wins (within ⅓ EV, more
+        clipped, where the subject needed more lift than the sensor's noise allows) or missed; a
+        line per algorithm under the table counts them. naive is the seed article's loop, centre its
+        60% centre crop, libcamera the Raspberry Pi AGC's way — all three rendered with the plain
+        global curve — and sun CameraSun's two-part exposure, tone-mapped locally (--hdr on, the
+        default) or with the global curve (--hdr off). OpenCV's Reinhard, Mantiuk and Drago tone
+        mappers render the sun loop's last linear frame as peers, in rows of their own.
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
         origin; along a pan= a band, x=0 and w=1) and an intent in EV from mid-grey (-8…2.4,
         default 0). --views reads such views from a list, one per line: FILE[,yaw=,pitch=,fov=]

@@ -61,6 +61,13 @@ def render_scene():
     return scene, sun
 
 
+def spot_region(x, y):
+    """The metering spot about a tap at normalised (x, y), as CameraSun's sun-aware loop meters it:
+    0.08 of the height each way, as wide in pixels."""
+    radius = 0.08
+    return {"x": x - radius * HEIGHT / WIDTH, "y": y - radius, "width": 2 * radius * HEIGHT / WIDTH, "height": 2 * radius}
+
+
 class Camera:
     """The settings, the newest frame and its statistics, updated FPS times a second."""
 
@@ -80,6 +87,7 @@ class Camera:
             "flicker": {"mode": "auto", "detected": None},
             "whiteBalance": {"mode": "auto", "gains": {"red": 1.0, "green": 1.0, "blue": 1.4}, "temperature": 5200.0, "tint": 0.0},
             "focus": {"mode": "continuous", "lensPosition": 0.8}, "torch": 0.0,
+            "hdr": True, "renderGainEV": 2.5, "subjectRegion": spot_region(0.5, 0.5),
             "watchdog": None, "interruption": None, "formatFallback": None,
         }
         self.capture()
@@ -177,6 +185,7 @@ class Handler(BaseHTTPRequestHandler):
             "/api/exposure": self.exposure, "/api/meter": self.meter, "/api/lock": self.lock, "/api/zoom": self.zoom,
             "/api/metering": self.metering, "/api/photo": self.photo, "/api/flicker": self.flicker,
             "/api/whitebalance": self.white_balance, "/api/focus": self.focus, "/api/torch": self.torch,
+            "/api/hdr": self.hdr,
         })
 
     def dispatch(self, routes):
@@ -304,7 +313,7 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, 'give exactly one of "view" or "point"')
         device = {"x": point[0], "y": point[1]}
         with self.camera.condition:
-            self.camera.state.update({"exposurePoint": device, "focusPoint": device})
+            self.camera.state.update({"exposurePoint": device, "focusPoint": device, "subjectRegion": spot_region(*point)})
         self.send(200, "application/json", json.dumps({"point": device}).encode())
 
     def lock(self, body):
@@ -362,6 +371,11 @@ class Handler(BaseHTTPRequestHandler):
         if not body["on"] and "level" in body:
             raise ApiError(400, 'level: a level goes with "on":true only')
         self.change({"torch": number_in(body.get("level", 1), (0.0, 1.0), "torch level") if body["on"] else 0.0})
+
+    def hdr(self, body):
+        if not isinstance(body.get("on"), bool):
+            raise ApiError(400, "on: expected true or false")
+        self.change({"hdr": body["on"]})
 
     def photo(self, _body):
         time.sleep(0.25)   # a capture takes a moment

@@ -280,6 +280,34 @@ class ViewfinderTest:
             raise CheckFailed(f"with the overlays off, the preview shows {source_off}")
         return f"{source} while on, {source_off} while off; {path}"
 
+    def check_hdr_and_subject(self):
+        if self.state().get("hdr") is not True:
+            raise CheckFailed(f"HDR is not on by default: /state hdr {self.state().get('hdr')!r}")
+        self.element("hdrToggle").click()
+        self.wait("/state hdr false", lambda: self.state().get("hdr"), lambda on: on is False)
+        self.wait("the HDR button released", lambda: self.element("hdrToggle").get_attribute("aria-pressed") == "false")
+        off = self.screenshot("07-hdr-off.png")
+        self.element("hdrToggle").click()
+        self.wait("/state hdr true", lambda: self.state().get("hdr"), lambda on: on is True)
+        # A tap fixes what the exposure is set for: its spot, outlined where PreviewGeometry puts it.
+        x, y = self.free_point(0.4, 0.7)
+        self.press(x, y)
+        expected, _ = self.expected_device_point(x, y)
+        region = self.wait("/state subjectRegion about the tap", lambda: self.state().get("subjectRegion"),
+                           lambda r: r and abs(r["x"] + r["width"] / 2 - expected[0]) < 0.01 and abs(r["y"] + r["height"] / 2 - expected[1]) < 0.01)
+        img = self.js("const i = document.getElementById('preview'), r = i.getBoundingClientRect();"
+                      "return [r.left, r.top, i.clientWidth, i.clientHeight, i.naturalWidth, i.naturalHeight];")
+        left, top, width, height, natural_w, natural_h = img
+        rx, ry, rw, rh = preview_geometry.displayed_rect(natural_w, natural_h, width, height, "fill")
+        want = [left + rx + region["x"] * rw, top + ry + region["y"] * rh, region["width"] * rw, region["height"] * rh]
+        def outline():
+            return self.js("const e = document.getElementById('subject'); if (e.hidden) return null;"
+                           "const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
+        box = self.wait(f"the subject outline at {[round(v) for v in want]}", outline,
+                        lambda b: b is not None and all(abs(a - w) <= 2 for a, w in zip(b, want)))
+        on = self.screenshot("08-subject.png")
+        return f"HDR off and on again ({off}); the tap's spot outlined at {[round(v) for v in box]}; {on}"
+
     def check_high_contrast_persists(self):
         self.element("contrastToggle").click()
         self.open()
@@ -287,7 +315,7 @@ class ViewfinderTest:
             raise CheckFailed("high contrast was not kept across a reload")
         self.wait_for_preview()
         time.sleep(0.7)   # lets the screenshot show a painted frame; no check depends on it
-        path = self.screenshot("07-high-contrast.png")
+        path = self.screenshot("09-high-contrast.png")
         self.element("contrastToggle").click()
         return f"kept across a reload; {path}"
 
@@ -300,7 +328,7 @@ class ViewfinderTest:
         self.wait_for_preview()
         advice = self.wait("the advice", lambda: self.element("advice").text, lambda t: t and t != "等待数据...")
         time.sleep(0.5)   # lets the screenshot show a painted frame; no check depends on it
-        path = self.screenshot("08-chinese.png")
+        path = self.screenshot("10-chinese.png")
         return f"title {title!r}, slider labels {ev_labels}, advice {advice!r}; {path}"
 
     def run(self):
@@ -313,6 +341,7 @@ class ViewfinderTest:
             ("a long press locks AE/AF/AWB", self.check_long_press_locks),
             ("the shutter adds a library asset", self.check_shutter),
             ("the overlay toggles switch the stream", self.check_overlays),
+            ("the HDR toggle and the subject outline", self.check_hdr_and_subject),
             ("high contrast persists", self.check_high_contrast_persists),
             ("?lang=zh speaks Chinese", self.check_chinese),
         ]

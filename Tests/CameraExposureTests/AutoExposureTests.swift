@@ -466,6 +466,39 @@ struct AutoExposureTests {
         #expect(throws: ValueOutOfRangeError.self) { try engine.setExposurePoint(NormalizedPoint(x: 1.5, y: 0.5)) }
     }
 
+    @Test("The subject region says what the exposure is set for: the tap's spot, or on the backlit portrait most of the subject and little else; none for a classic mode")
+    func subjectRegion() async throws {
+        let camera = try Self.camera(.backlitPortrait)
+        var engine = Self.engine(for: camera)
+        _ = try await Self.run(&engine, camera, frames: 20)
+        let region = try #require(engine.subjectRegion)
+        let frame = try await camera.nextFrame()
+        let truth = camera.groundTruth(for: frame)
+        let size = truth.size
+        let (columns, rows) = region.pixelBounds(in: size)
+        var inside = 0, subject = 0, area = 0
+        for y in 0..<size.height {
+            for x in 0..<size.width where truth.subjectMask[y * size.width + x] > 0 {
+                subject += 1
+                if columns.contains(x) && rows.contains(y) { inside += 1 }
+            }
+        }
+        area = columns.count * rows.count
+        #expect(Double(inside) / Double(subject) > 0.5, "the region holds \(inside) of the subject's \(subject) pixels: \(region)")
+        #expect(Double(inside) / Double(area) > 0.5, "the subject fills \(inside) of the region's \(area) pixels: \(region)")
+
+        let tap = NormalizedPoint(x: 0.42, y: 0.8)
+        try engine.setExposurePoint(tap)
+        _ = try await Self.run(&engine, camera, frames: 1)
+        let spot = try #require(engine.subjectRegion)
+        #expect(abs(spot.x + spot.width / 2 - tap.x) < 1e-9 && abs(spot.y + spot.height / 2 - tap.y) < 1e-9)
+        #expect(abs(spot.height - 2 * SunAwareExposure.spotRadius) < 1e-9)
+        #expect(abs(spot.width * Double(Self.size.width) - spot.height * Double(Self.size.height)) < 1e-9, "a square on the sensor")
+        engine.setMeteringMode(.average)
+        _ = try await Self.run(&engine, camera, frames: 1)
+        #expect(engine.subjectRegion == nil)
+    }
+
     @Test("A classic metering mode drives the loop: average puts the backlit frame's mean at mid-grey with no render gain, sun-aware renders the subject ≥ 3 EV brighter")
     func meteringModes() async throws {
         func settled(_ mode: MeteringMode) async throws -> (exposure: Exposure, statistics: FrameStatistics) {

@@ -37,7 +37,7 @@ struct BacklitSubjectTests {
         let (statistics, ground) = try Self.frame({ x, y in
             y < 0.45 ? 1 : 0.05 * pow(2, 2.25 * min(max((x - 0.35) / 0.3, 0), 1))
         }, measured: { _, y in y >= 0.45 })
-        let metered = try #require(BacklitSubject(statistics).meteredLinear())
+        let metered = try #require(BacklitSubject(statistics).metered()).linear
         #expect(abs(log2(metered / ground)) < 0.1, "metered \(metered), the ground's mean \(ground)")
     }
 
@@ -50,7 +50,7 @@ struct BacklitSubjectTests {
             if (0.6...0.9).contains(x) && (0.1...0.5).contains(y) { return 1 }
             return y >= 0.6 ? 0.04 : 0.04 * pow(2, 1.8 * (0.6 - y) / 0.6)
         }, measured: { _, y in y >= 0.5 })
-        let metered = try #require(BacklitSubject(statistics).meteredLinear())
+        let metered = try #require(BacklitSubject(statistics).metered()).linear
         #expect(abs(log2(metered / lowerHalf)) < 0.1, "metered \(metered), the lower half's mean \(lowerHalf)")
     }
 }

@@ -15,8 +15,8 @@ struct ServeTests {
         let connection = try server.connect()
         let (status, state) = try await connection.json("GET", "/state")
         #expect(status == 200)
-        let numbers = ["brightness", "linearMean", "evBias", "exposureTime", "iso", "gain", "clippedFraction", "sunFraction", "fps",
-                       "drops", "targetBrightness", "zoom"]
+        let numbers = ["brightness", "linearMean", "evBias", "exposureTime", "sensorExposureTime", "renderGainEV", "iso", "gain",
+                       "clippedFraction", "sunFraction", "fps", "drops", "targetBrightness", "zoom"]
         for key in numbers {
             #expect(jsonNumber(state[key]) != nil, "\(key) is not a number in \(state.keys.sorted())")
         }
@@ -24,6 +24,18 @@ struct ServeTests {
             #expect((state[key] as? String)?.isEmpty == false, "\(key) is not a string")
         }
         #expect((0...1).contains(jsonNumber(state["brightness"]) ?? -1))
+        #expect(state["hdr"] as? Bool == true)
+        #expect(jsonNumber(state["sensorExposureTime"]) == jsonNumber(state["exposureTime"]))
+        // The backlit portrait: once the loop has found its subject, /state outlines it.
+        var subject = state["subjectRegion"] as? [String: Any]
+        let deadline = ContinuousClock.now + .seconds(30)
+        while subject == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            subject = try await connection.json("GET", "/state").object["subjectRegion"] as? [String: Any]
+        }
+        let region = try #require(subject, "no subjectRegion in /state within 30 s")
+        let bounds = ["x", "y", "width", "height"].compactMap { jsonNumber(region[$0]) }
+        #expect(bounds.count == 4 && bounds.allSatisfy { (0...1).contains($0) } && bounds[2] > 0 && bounds[3] > 0, "\(region)")
         #expect((state["evRange"] as? [Any])?.compactMap(jsonNumber) == [-8, 8])
         #expect((state["zoomRange"] as? [Any])?.compactMap(jsonNumber) == [1, 10])
         let histogram = try #require((state["histogram"] as? [Any])?.compactMap(jsonNumber))

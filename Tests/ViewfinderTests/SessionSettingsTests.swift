@@ -61,6 +61,10 @@ extension ServerTests {
             let torch = try await camera.json("POST", "/api/torch", #"{"on":true}"#)
             #expect(torch.status == 409 && torch.error == "Scripted camera scripted:0 has no torch — light the scene another way", "\(torch.object)")
             #expect(try await camera.json("POST", "/api/torch", #"{"on":false}"#).object["torch"] is NSNull)
+
+            #expect(try await camera.json("GET", "/state").object["hdr"] as? Bool == true, "HDR is on by default")
+            #expect(try await camera.json("POST", "/api/hdr", #"{"on":false}"#).object["hdr"] as? Bool == false)
+            #expect(try await camera.json("POST", "/api/hdr", #"{"on":true}"#).object["hdr"] as? Bool == true)
             await camera.stop()
         }
 

@@ -44,6 +44,7 @@ final class FakeBackend: ViewfinderBackend {
     func setWhiteBalance(_ command: WhiteBalanceCommand) async throws { record("white balance \(command.mode)") }
     func setFocus(_ command: FocusCommand) async throws { record("focus \(command.mode)") }
     func setTorch(_ command: TorchCommand) async throws { record("torch \(command.level)") }
+    func setHDR(_ command: HDRCommand) async throws { record("hdr \(command.on)") }
     func takePhoto(_ command: PhotoCommand) async throws -> Data {
         record("photo flash \(command.flash)")
         return Data(#"{"id":"1"}"#.utf8)

@@ -125,6 +125,10 @@ extension SessionBackend {
         try device.configure { $0.torchLevel = command.level }
     }
 
+    public func setHDR(_ command: HDRCommand) async throws {
+        try device.configure { $0.toneMapping = command.on ? .local : .global }
+    }
+
     /// The preview image's size (before rotation): the newest frame's, else the device's format
     /// (the same aspect ratio, which is all the geometry needs).
     private var previewSize: PixelSize {

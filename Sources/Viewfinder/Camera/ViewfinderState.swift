@@ -5,7 +5,7 @@ import CameraMetering
 import Foundation
 
 /// The `/state` object (CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
-/// `adviceZh`, `zoom` and `zoomRange`): the newest preview frame's analysis and exposure, where
+/// `adviceZh`, `zoom` and `zoomRange`): the newest preview picture's analysis and exposure, where
 /// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
 /// that a control's answer already shows its effect — and what the user should know of: the
 /// exposure watchdog, an interruption of the camera, a format other than the one asked for.
@@ -20,6 +20,14 @@ public struct ViewfinderState: Sendable, Encodable {
     public let evRange: [Double]
     /// Seconds.
     public let exposureTime: Double
+    /// The sensor's part of the two-part exposure: its shutter time in seconds (as `exposureTime`).
+    public let sensorExposureTime: Double
+    /// The render gain's part: EV the picture lifts (or lowers) the subject by.
+    public let renderGainEV: Double
+    /// Whether local tone mapping is on (`/api/hdr`).
+    public let hdr: Bool
+    /// What the exposure is set for, normalised (the tap's spot or the subject found), or null.
+    public let subjectRegion: NormalizedRect?
     public let iso: Double
     /// Analogue gain (1 = base ISO).
     public let gain: Double
@@ -73,9 +81,10 @@ public struct ViewfinderState: Sendable, Encodable {
     /// The state shown for `reading` on `device`, while the session is interrupted for
     /// `interruption` (or not), with the format chosen for `formatFallback`.
     init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, interruption: InterruptionReason?, formatFallback: String?) {
-        let frame = reading.frame, statistics = frame.statistics, metadata = frame.metadata, threeA = frame.threeA
+        // What the viewer sees is measured on the picture; the scene's light sources on the sensor's frame.
+        let frame = reading.frame, statistics = frame.pictureStatistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
-        let flags = SceneFlags(statistics: statistics, metadata: metadata, flicker: reading.frame.threeA.flicker)
+        let flags = SceneFlags(statistics: frame.statistics, metadata: metadata, flicker: reading.frame.threeA.flicker)
         let counts = statistics.histogram.counts, total = Double(max(statistics.histogram.total, 1))
         self.frame = frame.sequenceNumber
         brightness = statistics.brightness
@@ -83,6 +92,10 @@ public struct ViewfinderState: Sendable, Encodable {
         evBias = threeA.exposureBias
         evRange = [capabilities.exposureBias.lowerBound, capabilities.exposureBias.upperBound]
         exposureTime = metadata.exposureDuration.seconds
+        sensorExposureTime = exposureTime
+        renderGainEV = threeA.renderGain.ev
+        hdr = settings.toneMapping == .local
+        subjectRegion = threeA.subjectRegion
         iso = metadata.iso
         gain = metadata.analogueGain
         aeState = threeA.exposureState.rawValue
@@ -94,7 +107,7 @@ public struct ViewfinderState: Sendable, Encodable {
         focusPoint = settings.focusPoint
         histogram = stride(from: 0, to: counts.count, by: 4).map { Double(counts[$0..<$0 + 4].reduce(0, +)) / total }
         clippedFraction = statistics.clippedFraction
-        sunFraction = statistics.highlights.sunFraction
+        sunFraction = frame.statistics.highlights.sunFraction
         advice = BrightnessAdvice.message(statistics, flags: flags, language: .english, subjectExposed: threeA.exposedForSubject)
         adviceZh = BrightnessAdvice.message(statistics, flags: flags, language: .chinese, subjectExposed: threeA.exposedForSubject)
         fps = reading.framesPerSecond
@@ -116,14 +129,15 @@ public struct ViewfinderState: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case frame, brightness, linearMean, evBias, evRange, exposureTime, iso, gain, aeState, afState, awbState, locks
+        case frame, brightness, linearMean, evBias, evRange, exposureTime, sensorExposureTime, renderGainEV, hdr, subjectRegion
+        case iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
         case device, format, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
         case formatFallback
     }
 
-    /// Every key is present; `exposurePoint`, `torch`, `watchdog`, `interruption` and
-    /// `formatFallback` are null when they have no value.
+    /// Every key is present; `exposurePoint`, `subjectRegion`, `torch`, `watchdog`, `interruption`
+    /// and `formatFallback` are null when they have no value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(frame, forKey: .frame)
@@ -132,6 +146,10 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(evBias, forKey: .evBias)
         try container.encode(evRange, forKey: .evRange)
         try container.encode(exposureTime, forKey: .exposureTime)
+        try container.encode(sensorExposureTime, forKey: .sensorExposureTime)
+        try container.encode(renderGainEV, forKey: .renderGainEV)
+        try container.encode(hdr, forKey: .hdr)
+        try container.encode(subjectRegion, forKey: .subjectRegion)
         try container.encode(iso, forKey: .iso)
         try container.encode(gain, forKey: .gain)
         try container.encode(aeState, forKey: .aeState)

@@ -124,6 +124,7 @@ extension ViewfinderPage {
             for (const button of meteringButtons) button.setAttribute('aria-pressed', String(button.dataset.mode === next.meteringMode));
             renderZoom(next);
             renderSettings(next);
+            renderSubject(next);
             renderAlert(next);
             drawHistogram();
           }
@@ -132,6 +133,7 @@ extension ViewfinderPage {
             const parts = [];
             if (s.exposureTime > 0) parts.push(s.exposureTime >= 1 ? `${s.exposureTime.toFixed(1)} s` : `1/${Math.round(1 / s.exposureTime)} s`);
             if (s.iso > 0) parts.push(`ISO ${Math.round(s.iso)}`);
+            if (typeof s.renderGainEV === 'number' && Math.abs(s.renderGainEV) >= 0.05) parts.push(`${text.hdr} ${signed(s.renderGainEV)} EV`);
             if (s.fps > 0) parts.push(`${s.fps.toFixed(0)} fps`);
             if (s.flicker?.detected > 0) parts.push(`${text.flickerSeen} ${Math.round(s.flicker.detected)} Hz`);
             return parts.join(' · ');
@@ -171,6 +173,22 @@ extension ViewfinderPage {
             if (s.whiteBalance && document.activeElement !== whiteBalanceSelect) whiteBalanceSelect.value = whiteBalanceChoice(s.whiteBalance);
             $('torchToggle').hidden = typeof s.torch !== 'number';
             $('torchToggle').setAttribute('aria-pressed', String(s.torch > 0));
+            $('hdrToggle').setAttribute('aria-pressed', String(s.hdr !== false));
+          }
+
+          // The dashed outline of what the exposure is set for: the preview fills the view (object-fit:
+          // cover), so a normalised device rectangle maps through the part of the image on show.
+          function renderSubject(s) {
+            const outline = $('subject'), region = s.subjectRegion;
+            const width = preview.naturalWidth, height = preview.naturalHeight;
+            outline.hidden = !region || !(width > 0 && height > 0);
+            if (outline.hidden) return;
+            const scale = Math.max(preview.clientWidth / width, preview.clientHeight / height);
+            const left = (preview.clientWidth - width * scale) / 2, top = (preview.clientHeight - height * scale) / 2;
+            outline.style.left = `${left + region.x * width * scale}px`;
+            outline.style.top = `${top + region.y * height * scale}px`;
+            outline.style.width = `${region.width * width * scale}px`;
+            outline.style.height = `${region.height * height * scale}px`;
           }
 
           // The menu entry for a white balance: auto, locked, a preset's temperature, or custom.
@@ -377,6 +395,7 @@ extension ViewfinderPage {
             control('/api/whitebalance', /^\d+$/.test(choice) ? {temperature: Number(choice)} : {mode: choice});
           });
           $('torchToggle').addEventListener('click', () => control('/api/torch', {on: !(state.torch > 0)}));
+          $('hdrToggle').addEventListener('click', () => control('/api/hdr', {on: state.hdr === false}));
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));
           $('sunToggle').addEventListener('click', () => toggleOverlay('sun'));

@@ -59,6 +59,8 @@ extension ViewfinderPage {
         "wbLocked": Phrase(en: "WB: locked", zh: "白平衡：锁定"),
         "wbCustom": Phrase(en: "WB: custom", zh: "白平衡：自定义"),
         "torch": Phrase(en: "Torch", zh: "手电筒"),
+        "hdr": Phrase(en: "HDR", zh: "HDR"),
+        "hdrLabel": Phrase(en: "Local tone mapping (HDR)", zh: "局部色调映射（HDR）"),
         "cameraBusy": Phrase(en: "The camera is in use by another program — waiting for it", zh: "相机正被其他程序占用，等待释放"),
         "cameraRemoved": Phrase(en: "The camera was disconnected — waiting for it to return", zh: "相机已断开，等待重新连接"),
         "systemPressure": Phrase(en: "The computer cannot keep up — the preview is paused", zh: "系统负载过高，预览已暂停"),

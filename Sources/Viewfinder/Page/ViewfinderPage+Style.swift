@@ -25,6 +25,8 @@ extension ViewfinderPage {
         #viewport:focus-visible { outline-offset: -6px; }
         #preview { display: block; width: 100%; height: 100%; object-fit: cover; pointer-events: none; }
         #loading { position: absolute; inset: 0; margin: 0; display: grid; place-items: center; color: var(--muted); }
+        #subject { position: absolute; box-sizing: border-box; border: 1.5px dashed #ffd54a; border-radius: 6px;
+                   pointer-events: none; }
         #square { position: absolute; left: 0; top: 0; width: 84px; height: 84px; box-sizing: border-box;
           border: 1.5px solid var(--accent); border-radius: 2px; opacity: 0; pointer-events: none;
           transform: translate(-50%, -50%); box-shadow: 0 0 0 1px rgba(0, 0, 0, 0.35); }

@@ -20,7 +20,9 @@ import Foundation
 /// - `meteringMode` in `/state` uses the names `/api/metering` takes.
 ///
 /// The anti-flicker and white-balance menus and the torch button (shown on cameras with one) use
-/// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; a banner
+/// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
+/// button turns local tone mapping on and off (`/api/hdr`), and a dashed outline shows what the
+/// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; a banner
 /// shows `/state`'s `interruption` and `watchdog`.
 public enum ViewfinderPage {
     /// The complete document.
@@ -41,6 +43,7 @@ public enum ViewfinderPage {
           <img id="preview" alt="" draggable="false">
           <p id="loading" data-i18n="loading"></p>
           <div id="square" aria-hidden="true"></div>
+          <div id="subject" aria-hidden="true" hidden></div>
         </main>
         <header id="top">
           <div id="lead">
@@ -88,6 +91,7 @@ public enum ViewfinderPage {
               <option value="custom" data-i18n="wbCustom" disabled hidden></option>
             </select>
             <button id="torchToggle" type="button" class="chip" aria-pressed="false" data-i18n="torch" hidden></button>
+            <button id="hdrToggle" type="button" class="chip" aria-pressed="true" data-i18n="hdr" data-i18n-label="hdrLabel"></button>
           </div>
           <div id="metering" class="chips segmented" role="group" data-i18n-label="metering">
             <button type="button" class="chip" data-mode="average" aria-pressed="false" data-i18n="average"></button>

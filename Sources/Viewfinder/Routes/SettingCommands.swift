@@ -109,3 +109,12 @@ public struct TorchCommand: Equatable, Sendable, Decodable {
         }
     }
 }
+
+/// `POST /api/hdr`: `{"on":bool}`, local tone mapping (on) or the plain global curve (off).
+public struct HDRCommand: Equatable, Sendable, Decodable {
+    public var on: Bool
+
+    public init(on: Bool) {
+        self.on = on
+    }
+}

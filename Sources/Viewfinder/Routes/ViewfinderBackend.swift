@@ -21,6 +21,8 @@ public protocol ViewfinderBackend: Sendable {
     func setFocus(_ command: FocusCommand) async throws
     /// Sets the torch's level; turning it on on a camera without one is refused (409).
     func setTorch(_ command: TorchCommand) async throws
+    /// Turns local tone mapping on or off.
+    func setHDR(_ command: HDRCommand) async throws
     /// Takes a photo into the library, with the command's flash; returns the asset's JSON.
     func takePhoto(_ command: PhotoCommand) async throws -> Data
     /// The library's assets as JSON (`{"assets":[…]}`, oldest first).

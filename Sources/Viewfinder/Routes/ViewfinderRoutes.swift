@@ -49,6 +49,7 @@ public struct ViewfinderRoutes: Sendable {
         router.addControl("/api/whitebalance", on: backend) { try await $0.setWhiteBalance($1) }
         router.addControl("/api/focus", on: backend) { try await $0.setFocus($1) }
         router.addControl("/api/torch", on: backend) { try await $0.setTorch($1) }
+        router.addControl("/api/hdr", on: backend) { try await $0.setHDR($1) }
         router.add(.post, "/api/photo") { request in
             // A bare POST (the API's first form) is a photo without flash.
             .json(try await backend.takePhoto(request.body.isEmpty ? PhotoCommand() : try request.decodeJSON()))
