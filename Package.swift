@@ -58,8 +58,8 @@ let package = Package(
         .target(
             name: "CameraBenchmarks",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraCodecs", "CameraSimulated", "CameraEvaluation", "PhotoLibrary",
-                "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
+                "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
             ]
         ),
         .target(
@@ -88,7 +88,7 @@ let package = Package(
                                                              "CameraPhotos", "CameraTestSupport"]),
         .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
-        .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraTestSupport"]),
+        .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),

@@ -46,8 +46,8 @@ public struct ClosedLoopEvaluation {
         /// Sign changes of the exposure error beyond ⅙ EV after first converging.
         let oscillations: Int
         /// The settled sensor exposure (log2 of seconds at base sensitivity) and render gain (EV).
-        let sensorExposureEV: Double
-        let renderGainEV: Double
+        public let sensorExposureEV: Double
+        public let renderGainEV: Double
         /// Whether the settled exposure sits at the camera's shortest or longest: the figures then
         /// measure the camera's range, not the algorithm.
         let atDeviceLimit: Bool
@@ -113,7 +113,7 @@ public struct ClosedLoopEvaluation {
     }
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
-    func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
+    public func run(_ scene: SimulatedScene, algorithm: some ExposureAlgorithm) async throws -> Result {
         var algorithm = algorithm
         let camera = try makeCamera(scene)
         let program = exposureProgram(of: camera)
@@ -186,16 +186,15 @@ public struct ClosedLoopEvaluation {
     }
 
     /// A developed frame as a radiance image (1 = the sensor's white level).
-    static func radiance(of image: LinearImage) -> RadianceImage {
+    public static func radiance(of image: LinearImage) -> RadianceImage {
         var radiance = RadianceImage(width: image.width, height: image.height)
         for y in 0..<image.height { for x in 0..<image.width { radiance[x, y] = image[x, y] } }
         return radiance
     }
 
-    /// The subject's SNR in dB at the sensor: its mean developed level in electrons `e`, shot and
-    /// read noise, 20·log10(e / √(e + read²)).
-    private func subjectSNR(_ pipeline: ImagePipeline, frame: Frame, truth: SimulatedGroundTruth, camera: SimulatedCamera) -> Double {
-        let developed = pipeline.developed
+    /// The subject's mean linear luminance in a developed frame (1 = the white level), from the
+    /// scene's ground truth; 0 without a subject.
+    public static func subjectLevel(_ developed: LinearImage, truth: SimulatedGroundTruth) -> Double {
         var sum = 0.0, count = 0
         for y in 0..<developed.height {
             for x in 0..<developed.width where truth.subjectMask[y * developed.width + x] == 1 {
@@ -204,7 +203,13 @@ public struct ClosedLoopEvaluation {
                 count += 1
             }
         }
-        let level = count > 0 ? sum / Double(count) : 0
+        return count > 0 ? sum / Double(count) : 0
+    }
+
+    /// The subject's SNR in dB at the sensor: its mean developed level in electrons `e`, shot and
+    /// read noise, 20·log10(e / √(e + read²)).
+    private func subjectSNR(_ pipeline: ImagePipeline, frame: Frame, truth: SimulatedGroundTruth, camera: SimulatedCamera) -> Double {
+        let level = ClosedLoopEvaluation.subjectLevel(pipeline.developed, truth: truth)
         let electrons = max(level, 0) * camera.sensor.fullWellElectrons / frame.metadata.analogueGain
         let read = camera.sensor.readNoiseElectrons
         return 20 * log10(max(electrons, 1e-6) / (electrons + read * read).squareRoot())

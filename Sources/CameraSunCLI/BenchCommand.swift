@@ -13,7 +13,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline or server)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server or tonemap)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchmarkProgress(terminal.progress(enabled: !json))
@@ -24,7 +24,8 @@ enum BenchCommand {
             case "photo": benchmarks = try await PhotoBenchmark.run(shots: frames ?? PhotoBenchmark.defaultShots, progress: progress)
             case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
             case "server": benchmarks = try await ServerBenchmark.run(calls: frames ?? 30, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server")
+            case "tonemap": benchmarks = try await TonemapBenchmark.run(runs: frames ?? 30, progress: progress)
+            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap")
             }
         } catch let error as BenchmarkError {
             throw CLIError.runtime(error.message)

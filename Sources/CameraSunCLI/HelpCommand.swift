@@ -15,7 +15,8 @@ enum HelpCommand {
       library       the photo library: list, show ID, verify, repair
       ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
-                    pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers)
+                    pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
+                    tonemap (1080p HDR rendering)
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]
@@ -121,7 +122,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
@@ -133,6 +134,9 @@ enum HelpCommand {
         libjpeg-turbo encode of the same preview frames.
         server: 20 /stream viewers of a 960x540 camera: the API round trip (p50, p95) beside the same
         calls with no viewers, and the slowest viewer's fps beside the camera's.
+        tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
+        gain the sun AE settles at) to bgra8 on one core, tone-mapped locally and with the global
+        curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
         pipeline: frames timed, default 60).
         """,
