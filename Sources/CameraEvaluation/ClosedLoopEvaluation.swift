@@ -62,11 +62,12 @@ public struct ClosedLoopEvaluation {
         /// The run against the output-referred bound.
         let verdict: ExposureVerdict
         let samples: [Sample]
-        /// The last frame, shrunk for the report.
+        /// The last output frame (bgra8), and shrunk for the report.
+        public var output: PixelBuffer?
         var thumbnail: PixelBuffer?
         /// The last frame as developed (linear) and its ground truth, for the peers to tone-map.
         var developed: RadianceImage?
-        var truth: SimulatedGroundTruth?
+        public var truth: SimulatedGroundTruth?
 
         enum CodingKeys: String, CodingKey {
             case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, crushedFraction, oscillations, tmqi,
@@ -147,6 +148,7 @@ public struct ClosedLoopEvaluation {
                                                 subjectSnrDb: subjectSNR(pipeline, frame: last.frame, truth: last.truth, camera: camera))
         let radiance = sceneRadiance(scene, at: last.frame.presentationTime.seconds)
         result.tmqi = try? TMQI.score(hdr: radiance, ldr: last.output).quality
+        result.output = last.output
         result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
         result.developed = ClosedLoopEvaluation.radiance(of: pipeline.developed)
         result.truth = last.truth

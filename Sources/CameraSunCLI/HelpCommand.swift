@@ -24,7 +24,8 @@ enum HelpCommand {
 
     capture flags (meter, photo, serve): --width W --height H --framerate F (the camera's nearest
     format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
-    error), --seed N, --realtime|--no-realtime, --flicker off|50|60|auto (default auto),
+    error), --seed N, --realtime|--no-realtime, --hdr on|off (local tone mapping, default on, or the
+    plain global curve), --flicker off|50|60|auto (default auto),
     --awb auto|incandescent|fluorescent|daylight|cloudy|locked, --awbgains R,B, --lens-position P
     (0 nearest … 1 infinity), --torch.
 

@@ -20,6 +20,32 @@ struct ClosedLoopTests {
         #expect(result.convergeFrames <= (scene.pan == nil ? 10 : 90))
     }
 
+    @Test("No halo on the backlit portrait: beside the head, away from the sun, the output sky within 16 px of the outline is within 0.15 EV of the sky 64 px off")
+    func noHaloBesideTheSubject() async throws {
+        let size = PixelSize(width: 1280, height: 720)
+        let result = try await ClosedLoopEvaluation(frameCount: 20, size: size).run(.backlitPortrait, algorithm: SunAwareExposure())
+        let output = try #require(result.output), truth = try #require(result.truth)
+        #expect(result.renderGainEV > 3, "the subject is lifted \(result.renderGainEV) EV: the test needs a strong lift")
+        let reader = try #require(output.pixelReader())
+        func luminance(_ x: Int, _ y: Int) -> Double {
+            let pixel = reader.pixel(x: x, y: y)
+            return ColorTemperature.luminance(SIMD3(SRGB.decode(Double(pixel.red) / 255), SRGB.decode(Double(pixel.green) / 255),
+                                             SRGB.decode(Double(pixel.blue) / 255)))
+        }
+        var rows = 0
+        // Rows through the head; the first subject pixel from the left is its outline, the sun on its right.
+        for y in stride(from: size.height * 30 / 100, through: size.height * 42 / 100, by: 8) {
+            guard let edge = (0..<size.width).first(where: { truth.subjectMask[y * size.width + $0] > 0 }), edge > 64 else { continue }
+            rows += 1
+            let far = luminance(edge - 64, y)
+            for distance in 1...16 {
+                let near = luminance(edge - distance, y)
+                #expect(abs(log2(near / far)) <= 0.15, "row \(y), \(distance) px from the outline: \(near) against \(far) 64 px off")
+            }
+        }
+        #expect(rows > 10)
+    }
+
     @Test("Two parts: on the backlit portrait the sensor keeps the sky and the render gain lifts the subject 4 EV; the grey card needs no lift")
     func twoPartExposure() async throws {
         let backlit = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
