@@ -14,9 +14,9 @@ import Foundation
 /// chosen so that the input white lands on the output white, f(w) = 0: the highlights keep an even
 /// share of the output range (a slope falling towards 0, as a rational curve has, squeezed the top
 /// half stop of the sensor into a tenth of a stop, which clipped). A pixel's detail — its level
-/// over its base — is kept at the curve's slope at the base, f′(b): whole in the shadows and at
-/// the subject, compressed in the highlights as the curve compresses them, so that a textured
-/// sky near white does not clip where the curve alone keeps it. When ev ≤ 0 nothing needs
+/// over its base — keeps its whole contrast where the output has `detailRange` of room under
+/// white, and falls towards the curve's slope at the base, f′(b), as the room closes, so that a
+/// textured sky near white does not clip where the curve alone keeps it. When ev ≤ 0 nothing needs
 /// compressing and f(b) = b + ev; `RenderGain.none` is the identity.
 struct ToneCurve {
     /// s, log2 of the subject's linear level.
@@ -32,6 +32,10 @@ struct ToneCurve {
     static let smallestLuminance: Float = 0x1p-20
     /// The knee's width in EV: a stop over which the subject's neighbourhood keeps its contrast.
     static let knee: Float = 1
+    /// EV of detail over its base the output keeps whole below white: room for a texture this
+    /// strong before its contrast is compressed towards the curve's slope. Half a stop raises TMQI
+    /// on every view list without clipping more; a quarter doubled the backlit scenes' clipping.
+    static let detailRange: Float = 0.5
     /// The least slope the highlights keep, however much the subject is lifted.
     static let minimumSlope: Float = 0.05
 
@@ -67,7 +71,8 @@ struct ToneCurve {
     }
 
     /// The log2 gain of eight pixels of log luminance `level` on base levels `base`: the curve's at
-    /// the base, with the detail (level − base) kept at the curve's slope there.
+    /// the base, with the detail (level − base) kept whole where there is room under white, else at
+    /// no less than the curve's slope there.
     @inline(__always)
     func log2Gain(level: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
         let gain = log2Gain(base)
@@ -75,7 +80,10 @@ struct ToneCurve {
         let x = FastMath.nonNegative(base - subject)
         let spread = 1 + x * (1 / ToneCurve.knee)
         let derivative = slope + (1 - slope) / (spread * spread)
-        return gain + (derivative - 1) * (level - base)
+        // Detail keeps its whole contrast where the output has room for it under white.
+        let room = FastMath.nonNegative(-(base + gain)) * (1 / ToneCurve.detailRange)
+        let detailSlope = FastMath.minimum(derivative + FastMath.nonNegative(room - derivative), 1)
+        return gain + (detailSlope - 1) * (level - base)
     }
 
     /// f(b) for one level, for tests and callers off the per-pixel path.

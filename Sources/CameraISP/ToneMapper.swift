@@ -110,8 +110,8 @@ private struct GlobalGain: PixelGain {
 
     @inline(__always)
     func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
-        let level = luminance.log2(red: red, green: green, blue: blue)
-        return FastMath.exp2(curve.log2Gain(level: level, base: level))
+        // The pixel is its own base: no detail over it.
+        FastMath.exp2(curve.log2Gain(luminance.log2(red: red, green: green, blue: blue)))
     }
 }
 

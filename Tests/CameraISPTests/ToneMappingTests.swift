@@ -17,6 +17,22 @@ struct ToneMappingTests {
         #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 < $1 }, "monotone")
     }
 
+    @Test("detail over a compressed base keeps its whole contrast while the output has room under white, and the curve's slope at white")
+    func detailUnderWhite() {
+        let curve = ToneCurve(RenderGain(subjectLevel: 0.01, ev: 4), clipLevel: 1)
+        /// The output's contrast (EV) of a pixel `detail` EV over its base at `base`, per EV of detail.
+        func contrast(_ base: Float, _ detail: Float) -> Float {
+            let gain = curve.log2Gain(level: SIMD8(repeating: base + detail), base: SIMD8(repeating: base))[0]
+            return (base + detail + gain - curve.output(base)) / detail
+        }
+        let roomy: Float = -3, atWhite: Float = 0
+        #expect(curve.output(roomy) < -ToneCurve.detailRange, "the base stands more than the detail range under white")
+        #expect(abs(contrast(roomy, 0.2) - 1) < 1e-5, "whole where there is room")
+        #expect(contrast(roomy, 0.2) > (curve.output(roomy + 0.01) - curve.output(roomy)) / 0.01 + 0.2, "more than the curve's slope")
+        let slopeAtWhite = (curve.output(atWhite) - curve.output(atWhite - 0.01)) / 0.01
+        #expect(abs(contrast(atWhite, 0.1) - slopeAtWhite) < 0.02, "at white, the curve's slope: \(contrast(atWhite, 0.1)) against \(slopeAtWhite)")
+    }
+
     @Test("with no lift or a cut the curve is a plain gain", arguments: [0.0, -1.5])
     func plainGain(ev: Double) {
         let curve = ToneCurve(RenderGain(subjectLevel: 0.1, ev: ev), clipLevel: 1)
