@@ -43,10 +43,15 @@ struct StreamRenderer: Sendable {
         do {
             if !isRaw { try pipeline.develop(frame) }
             let format = isRaw ? Self.pictureFormat : frame.buffer.format
-            if pictures.map({ $0.format != format || $0.width != frame.buffer.width || $0.height != frame.buffer.height }) ?? true {
-                pictures = try BufferPool(format: format, width: frame.buffer.width, height: frame.buffer.height, capacity: Self.pictureCount)
+            let pool: BufferPool
+            if let existing = pictures, existing.format == format, existing.width == frame.buffer.width, existing.height == frame.buffer.height {
+                pool = existing
+            } else {
+                pool = try BufferPool(format: format, width: frame.buffer.width, height: frame.buffer.height, capacity: Self.pictureCount)
+                pictures = pool
             }
-            guard let buffer = try? pictures!.makeBuffer() else { return nil }
+            // The pool's one error: every picture is still out with the outputs.
+            guard let buffer = try? pool.makeBuffer() else { return nil }
             try pipeline.render(gain, toneMapping: toneMapping, into: buffer)
             var metadata = frame.metadata
             metadata.rawCalibration = nil
