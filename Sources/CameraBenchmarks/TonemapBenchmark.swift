@@ -34,18 +34,17 @@ public enum TonemapBenchmark {
         let gain = RenderGain(subjectLevel: ClosedLoopEvaluation.subjectLevel(pipeline.developed, truth: camera.groundTruth(for: frame)),
                               ev: settled.renderGainEV)
         let output = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
-        var times: [ToneMapping: Double] = [:]
+        var times: [(mapping: ToneMapping, milliseconds: Double)] = []
         for mapping in [ToneMapping.local, .global] {
-            times[mapping] = try await medianMilliseconds(runs: runs, progress: { progress.show("bench tonemap \(mapping): run \($0)/\(runs)") }) {
+            times.append((mapping, try await medianMilliseconds(runs: runs, progress: { progress.show("bench tonemap \(mapping): run \($0)/\(runs)") }) {
                 try pipeline.render(gain, toneMapping: mapping, into: output)
-            }
+            }))
         }
         progress.show("bench tonemap: OpenCV's tone mappers")
         let peers = try OpenCVToneMappers(runs: min(runs, 10)).render(ClosedLoopEvaluation.radiance(of: pipeline.developed))
         progress.clear()
         var results: [Benchmark] = []
-        for mapping in [ToneMapping.local, .global] {
-            let ours = times[mapping]!
+        for (mapping, ours) in times {
             for peer in peers {
                 results.append(Benchmark(name: "tonemap-1080p-\(mapping)", unit: "ms/frame", ours: ours,
                                          peer: peer.name, peerValue: peer.milliseconds, ratio: peer.milliseconds / ours))

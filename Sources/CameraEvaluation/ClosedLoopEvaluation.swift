@@ -123,6 +123,8 @@ public struct ClosedLoopEvaluation {
         var samples: [Sample] = []
         var last: (frame: Frame, output: PixelBuffer, truth: SimulatedGroundTruth)?
         let metering = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+        // Each frame is rendered into the same buffer: after the loop it holds the last one.
+        let output = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
         try camera.startStreaming()
         for index in 0..<frameCount {
             let frame = try await camera.nextFrame()
@@ -132,7 +134,6 @@ public struct ClosedLoopEvaluation {
             let settings = program.split(algorithm.update(statistics, metadata: frame.metadata))
             try camera.updateControls { $0.setExposure(settings) }
             let gain = algorithm.renderGain
-            let output = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
             try pipeline.render(gain, toneMapping: gain == .none ? .global : toneMapping, into: output)
             let truth = camera.groundTruth(for: frame)
             let reading = GroundTruthReading(output, truth: truth)

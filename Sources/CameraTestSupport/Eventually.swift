@@ -1,12 +1,13 @@
 /// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held. For
-/// waiting on a state that no event announces (a client count, a connection count). The timeout
+/// waiting on a state that no event announces (a client count, a connection count, a field of
+/// `/state`). The timeout
 /// only bounds a wait for something that never comes, so it is long enough for a busy machine:
 /// it is no claim about how fast the condition should come.
-public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws -> Bool {
+public func eventually(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-        if condition() { return true }
+        if try await condition() { return true }
         try await Task.sleep(for: .milliseconds(20))
     }
-    return condition()
+    return try await condition()
 }

@@ -1,5 +1,6 @@
 @testable import CameraSunCLI
 import CameraCore
+import CameraTestSupport
 import Foundation
 import Testing
 
@@ -28,10 +29,9 @@ struct ServeTests {
         #expect(jsonNumber(state["sensorExposureTime"]) == jsonNumber(state["exposureTime"]))
         // The backlit portrait: once the loop has found its subject, /state outlines it.
         var subject = state["subjectRegion"] as? [String: Any]
-        let deadline = ContinuousClock.now + .seconds(30)
-        while subject == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            subject = try await connection.json("GET", "/state").object["subjectRegion"] as? [String: Any]
+        _ = try await eventually {
+            if subject == nil { subject = try await connection.json("GET", "/state").object["subjectRegion"] as? [String: Any] }
+            return subject != nil
         }
         let region = try #require(subject, "no subjectRegion in /state within 30 s")
         let bounds = ["x", "y", "width", "height"].compactMap { jsonNumber(region[$0]) }
