@@ -38,9 +38,9 @@ public struct ClosedLoopEvaluation {
         /// Frames until the exposure stays within ⅙ EV of its final (settled) value.
         let convergeFrames: Int
         /// Output subject ΔEV averaged over the last `settledFrames` frames.
-        let subjectEvError: Double
+        public let subjectEvError: Double
         /// Fraction of the output outside light sources at ≥ 250/255, over the last `settledFrames` frames.
-        let clippedFraction: Double
+        public let clippedFraction: Double
         /// Fraction of the output outside light sources at ≤ 5/255, then.
         let crushedFraction: Double
         /// Sign changes of the exposure error beyond ⅙ EV after first converging.
@@ -62,8 +62,9 @@ public struct ClosedLoopEvaluation {
         /// The run against the output-referred bound.
         let verdict: ExposureVerdict
         let samples: [Sample]
-        /// The last output frame (bgra8), and shrunk for the report.
+        /// The last output frame (bgra8), what made it, and the frame shrunk for the report.
         public var output: PixelBuffer?
+        public var metadata: FrameMetadata?
         var thumbnail: PixelBuffer?
         /// The last frame as developed (linear) and its ground truth, for the peers to tone-map.
         var developed: RadianceImage?
@@ -103,14 +104,17 @@ public struct ClosedLoopEvaluation {
     let seed: UInt64
     /// How the sun AE's frames are tone-mapped: `.local` (`--hdr on`) or `.global`.
     let toneMapping: ToneMapping
+    /// The camera's EV bias (`--ev`), which the algorithms read from each frame's metadata.
+    let bias: Double
 
     /// An evaluation of `frameCount` frames of `size` on the simulated camera, its noise from
-    /// `seed`, the sun AE's output tone-mapped by `toneMapping`.
-    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1, toneMapping: ToneMapping = .local) {
+    /// `seed`, the sun AE's output tone-mapped by `toneMapping`, the exposure biased by `bias` EV.
+    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1, toneMapping: ToneMapping = .local, bias: Double = 0) {
         self.frameCount = frameCount
         self.size = size
         self.seed = seed
         self.toneMapping = toneMapping
+        self.bias = bias
     }
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
@@ -150,6 +154,7 @@ public struct ClosedLoopEvaluation {
         let radiance = sceneRadiance(scene, at: last.frame.presentationTime.seconds)
         result.tmqi = try? TMQI.score(hdr: radiance, ldr: last.output).quality
         result.output = last.output
+        result.metadata = last.frame.metadata
         result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
         result.developed = ClosedLoopEvaluation.radiance(of: pipeline.developed)
         result.truth = last.truth
@@ -236,7 +241,9 @@ public struct ClosedLoopEvaluation {
     /// A raw simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
     private func makeCamera(_ scene: SimulatedScene) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: Self.rawFormat, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        return try SimulatedCamera(scene: scene, format: format, seed: seed)
+        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
+        try camera.updateControls { $0.exposureBias = bias }
+        return camera
     }
 
     /// The camera's exposure program at its frame rate, as the 3A engine runs it.

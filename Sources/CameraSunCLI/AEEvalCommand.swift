@@ -49,7 +49,7 @@ enum AEEvalCommand {
             fileScenes += try EvaluatedScene.views(listedIn: list)
         }
         try arguments.finish()
-        if let reportPath { try checkWritable(reportPath) }
+        if let reportPath { try WritablePath.check(reportPath, writing: "the report", flag: "--report") }
 
         // Built-in scenes run unless scene files or views replace them; --scenes adds them back.
         var named = SimulatedScene.builtIn
@@ -82,13 +82,5 @@ enum AEEvalCommand {
             return
         }
         for line in AEEvalTable.lines(results) { terminal.print(line) }
-    }
-
-    /// Fails before a long run when the report could not be written at its end.
-    private static func checkWritable(_ path: String) throws(CLIError) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw .runtime("cannot write the report to \(path): \(directory) is not a writable directory — choose another --report path")
-        }
     }
 }

@@ -87,11 +87,14 @@ enum HelpCommand {
         """,
         "scene": """
         usage: camerasun scene list [--json]
-               camerasun scene render SCENE --out F.png [--ev EV] [--shutter S --gain G | --iso N]
+               camerasun scene render SCENE --out F.png [--ev EV] [--hdr on|off | --shutter S --gain G | --iso N]
                                       [--width W --height H] [--seed N] [--json]
         SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD].
-        --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250; --gain is analogue gain
-        (1 = ISO 50). Without --shutter/--gain the exposure puts the subject at its intent.
+        Without --shutter/--gain CameraSun's AE settles on the scene (45 frames) and the PNG is the
+        picture it renders: the sensor exposed for the highlights, the subject lifted by the tone
+        mapper, local (--hdr on, the default) or the plain global curve (--hdr off). With them the
+        frame is rendered as exposed: --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250;
+        --gain is analogue gain (1 = ISO 50); --gain or --iso alone puts the subject at its intent.
         """,
         "ae-eval": """
         usage: camerasun ae-eval [--scenes all|a,b] [--scene-file F.hdr[,yaw=,pitch=,fov=,pan=,median=] --subject x,y,w,h [--intent EV]]…

@@ -1,6 +1,9 @@
 import CameraCapture
 import CameraCodecs
 import CameraCore
+import CameraEvaluation
+import CameraExposure
+import CameraISP
 import CameraMetering
 import CameraSimulated
 import Foundation
@@ -26,6 +29,9 @@ enum SceneCommand {
         let gain: Double
         let iso: Double
         let evBias: Double
+        /// The EV the tone mapper lifted the subject by (0 at a fixed exposure), and whether it was the local one.
+        let renderGainEV: Double
+        let hdr: Bool
         let brightness: Double
         let clippedFraction: Double
     }
@@ -59,6 +65,9 @@ enum SceneCommand {
         }
     }
 
+    /// Without `--shutter`/`--gain` the sun AE converges in closed loop and the PNG is its picture,
+    /// tone-mapped as `--hdr` says (what the viewfinder and a photo show); with them, the frame is
+    /// rendered as the sensor exposed it, at no render gain.
     private static func render(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
@@ -68,15 +77,20 @@ enum SceneCommand {
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
         let gain = try arguments.gain()
+        let toneMapping = try arguments.hdr()
         let width = try arguments.positiveInt("width") ?? 1920
         let height = try arguments.positiveInt("height") ?? 1080
         let seed = try arguments.seed()
         let sceneSpec = try arguments.positional("a scene name (see 'camerasun scene list')")
         try arguments.finish()
+        if toneMapping != nil && (shutter != nil || gain != nil) {
+            throw CLIError.usage("--hdr tone-maps the AE's picture, and --shutter/--gain render the frame as exposed — drop one of them")
+        }
+        try WritablePath.check(out, writing: "the picture", flag: "--out")
 
         let scene = try SourceSpec.scene(sceneSpec)
-        let format = DeviceFormat(size: PixelSize(width: width, height: height), pixelFormat: .bgra8,
-                                  frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        let size = PixelSize(width: width, height: height)
+        let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera: SimulatedCamera
         do {
             camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
@@ -84,26 +98,58 @@ enum SceneCommand {
             throw CLIError.usage("--width \(width) --height \(height): \(reason)")
         }
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
-        try camera.updateControls { $0.exposureBias = bias }
-        let exposure = try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera)
-        try exposure.apply(to: camera)
-        try camera.startStreaming()
-        let frame = try await camera.nextFrame()
+        let picture: Picture
+        if shutter == nil && gain == nil {
+            picture = try await converged(scene, size: size, seed: seed, toneMapping: toneMapping ?? .local, bias: bias)
+        } else {
+            try camera.updateControls { $0.exposureBias = bias }
+            try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera).apply(to: camera)
+            try camera.startStreaming()
+            let frame = try await camera.nextFrame()
+            picture = Picture(buffer: frame.buffer, metadata: frame.metadata, renderGainEV: 0, hdr: false)
+        }
         do {
-            try PNGEncoder().write(frame.buffer, to: URL(fileURLWithPath: out))
+            try PNGEncoder().write(picture.buffer, to: URL(fileURLWithPath: out))
         } catch {
             throw CLIError.runtime("\(error)")
         }
-        let luma = try FrameAnalyzer().analyze(frame.buffer)
+        let luma = try FrameAnalyzer().analyze(picture.buffer)
+        let metadata = picture.metadata
         let result = Rendered(out: out, scene: scene.name, width: width, height: height,
-                              exposureTime: frame.metadata.exposureDuration.seconds, gain: frame.metadata.analogueGain,
-                              iso: frame.metadata.iso, evBias: bias, brightness: luma.brightness, clippedFraction: luma.clippedFraction)
+                              exposureTime: metadata.exposureDuration.seconds, gain: metadata.analogueGain, iso: metadata.iso,
+                              evBias: bias, renderGainEV: picture.renderGainEV, hdr: picture.hdr,
+                              brightness: luma.brightness, clippedFraction: luma.clippedFraction)
         if json {
             try terminal.json(result)
         } else {
-            terminal.print("wrote \(out): \(scene.name) \(width)x\(height), \(ShutterSpeed.describe(frame.metadata.exposureDuration)), "
-                + "ISO \(Int(frame.metadata.iso.rounded())), brightness \(String(format: "%.3f", luma.brightness)), "
+            let rendering = picture.hdr ? ", HDR" : ""
+            let lift = picture.renderGainEV == 0 ? "" : String(format: ", render gain %+.1f EV", picture.renderGainEV)
+            terminal.print("wrote \(out): \(scene.name) \(width)x\(height), \(ShutterSpeed.describe(metadata.exposureDuration)), "
+                + "ISO \(Int(metadata.iso.rounded()))\(lift)\(rendering), brightness \(String(format: "%.3f", luma.brightness)), "
                 + "clipped \(String(format: "%.1f", luma.clippedFraction * 100))%")
         }
+    }
+
+    /// A rendered frame and what made it.
+    private struct Picture {
+        let buffer: PixelBuffer
+        let metadata: FrameMetadata
+        let renderGainEV: Double
+        let hdr: Bool
+    }
+
+    /// Frames the sun AE gets to settle before its picture is taken: in `ae-eval` it settles in
+    /// at most 25 on the built-in scenes that hold still (BENCHMARKS.md).
+    static let settlingFrames = 45
+
+    /// The sun AE's picture of `scene` once it has settled.
+    private static func converged(_ scene: SimulatedScene, size: PixelSize, seed: UInt64, toneMapping: ToneMapping,
+                                  bias: Double) async throws -> Picture {
+        let evaluation = ClosedLoopEvaluation(frameCount: settlingFrames, size: size, seed: seed, toneMapping: toneMapping, bias: bias)
+        let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
+        guard let buffer = result.output, let metadata = result.metadata else {
+            throw CLIError.runtime("the AE produced no picture of \(scene.name) — try again with --shutter and --gain")
+        }
+        return Picture(buffer: buffer, metadata: metadata, renderGainEV: result.renderGainEV, hdr: toneMapping == .local)
     }
 }

@@ -221,6 +221,30 @@ struct EndToEndTests {
         }
     }
 
+    @Test("scene render without --shutter is the AE's picture: the backlit subject lifted by the render gain, HDR on unless --hdr off")
+    func sceneRenderConverged() throws {
+        try withScratchDirectory { directory in
+            func render(_ extra: [String], _ name: String) throws -> (png: Data, json: [String: Any]) {
+                let path = directory.appendingPathComponent(name).path
+                let result = try CameraSunBinary.run(["scene", "render", "backlit-portrait", "--width", "320", "--height", "180",
+                                                      "--out", path, "--json"] + extra)
+                #expect(result.exitCode == 0, "\(result)")
+                return (try Data(contentsOf: URL(fileURLWithPath: path)), try result.jsonObject())
+            }
+            let local = try render([], "local.png")
+            let global = try render(["--hdr", "off"], "global.png")
+            #expect(local.json["hdr"] as? Bool == true)
+            #expect(global.json["hdr"] as? Bool == false)
+            // The sensor is exposed for the sky, the subject 4–5 EV under it lifted in the picture.
+            for picture in [local, global] {
+                let lift = try #require(number(picture.json["renderGainEV"]))
+                #expect((3...6).contains(lift), "render gain \(lift) EV")
+            }
+            #expect(number(local.json["exposureTime"]) == number(global.json["exposureTime"]))
+            #expect(local.png != global.png, "the local tone mapper renders another picture than the global curve")
+        }
+    }
+
     @Test("scene render without --json says what it wrote")
     func sceneRenderText() throws {
         try withScratchDirectory { directory in
@@ -373,6 +397,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["scene", "render", "gray-card", "--shutter", "1s", "--out", "x.png"] + small, exit: 2,
                   ["--shutter 1 s", "2e-05…0.25"]),
         ErrorCase(["scene", "render", "gray-card"], exit: 2, ["--out"]),
+        ErrorCase(["scene", "render", "gray-card", "--hdr", "on", "--shutter", "1/100", "--out", "x.png"], exit: 2,
+                  ["--hdr", "--shutter/--gain"]),
+        ErrorCase(["scene", "render", "gray-card", "--hdr", "maybe", "--out", "x.png"], exit: 2, ["--hdr", "maybe"]),
         ErrorCase(["scene", "render", "gray-card", "--out", "x.png", "--bogus"], exit: 2, ["'--bogus'"]),
         ErrorCase(["scene"], exit: 2, ["'list' or 'render'"]),
         ErrorCase(["scene", "paint"], exit: 2, ["'paint'"]),
