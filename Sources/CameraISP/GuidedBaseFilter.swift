@@ -167,7 +167,7 @@ struct Luminance {
 
     @inline(__always)
     func linear(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>) -> SIMD8<Float> {
-        red * r + green * g + blue * b
+        (red * r).addingProduct(green, g).addingProduct(blue, b)
     }
 
     /// log2 of the luminance, floored at `ToneCurve.smallestLuminance`.

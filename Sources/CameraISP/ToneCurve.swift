@@ -65,9 +65,7 @@ struct ToneCurve {
     /// f(b) − b for eight base levels: the log2 of the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
-        let x = FastMath.nonNegative(base - subject)
-        let knee = x / (1 + x * (1 / ToneCurve.knee))
-        return ev + slope * x + (1 - slope) * knee - x
+        log2Gain(above: FastMath.nonNegative(base - subject)).gain
     }
 
     /// The log2 gain of eight pixels of log luminance `level` on base levels `base`: the curve's at
@@ -75,15 +73,22 @@ struct ToneCurve {
     /// no less than the curve's slope there.
     @inline(__always)
     func log2Gain(level: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
-        let gain = log2Gain(base)
+        let (gain, reciprocal) = log2Gain(above: FastMath.nonNegative(base - subject))
         guard compresses else { return gain }
-        let x = FastMath.nonNegative(base - subject)
-        let spread = 1 + x * (1 / ToneCurve.knee)
-        let derivative = slope + (1 - slope) / (spread * spread)
+        // f′(b) = k + (1 − k)·r², r = 1 / (1 + x/κ).
+        let derivative = (reciprocal * reciprocal).addingProduct(reciprocal * reciprocal, -slope) + slope
         // Detail keeps its whole contrast where the output has room for it under white.
         let room = FastMath.nonNegative(-(base + gain)) * (1 / ToneCurve.detailRange)
         let detailSlope = FastMath.minimum(derivative + FastMath.nonNegative(room - derivative), 1)
-        return gain + (detailSlope - 1) * (level - base)
+        return gain.addingProduct(detailSlope - 1, level - base)
+    }
+
+    /// f(b) − b for x = b − s ≥ 0, with r = 1 / (1 + x/κ), which the slope at b shares:
+    /// f(b) − b = ev + (k − 1)·x + (1 − k)·x·r.
+    @inline(__always)
+    private func log2Gain(above x: SIMD8<Float>) -> (gain: SIMD8<Float>, reciprocal: SIMD8<Float>) {
+        let reciprocal = 1 / SIMD8(repeating: 1).addingProduct(x, 1 / ToneCurve.knee)
+        return (SIMD8(repeating: ev).addingProduct(x - x * reciprocal, slope - 1), reciprocal)
     }
 
     /// f(b) for one level, for tests and callers off the per-pixel path.

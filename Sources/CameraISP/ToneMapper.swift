@@ -61,9 +61,17 @@ struct ToneMapper {
     private static func tableIndices<Gain: PixelGain>(_ planes: LinearImage.Planes, at offset: Int, count: Int, gain: Gain,
                                                       into row: IndexRow) {
         let (red, green, blue) = (row.plane(0), row.plane(1), row.plane(2))
+        // Two passes, the gains parked in the red plane: with the curve and the encode in one
+        // loop, the pixels' channels and the constants do not fit the vector registers.
+        let gains = UnsafeMutableRawPointer(red)
         for x in Swift.stride(from: 0, to: count, by: 8) {
             let pixels = planes.load(offset &+ x)
-            let factor = gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x)
+            gains.storeBytes(of: gain.gain(red: pixels.red, green: pixels.green, blue: pixels.blue, at: x), toByteOffset: x &* 4,
+                             as: SIMD8<Float>.self)
+        }
+        for x in Swift.stride(from: 0, to: count, by: 8) {
+            let pixels = planes.load(offset &+ x)
+            let factor = gains.load(fromByteOffset: x &* 4, as: SIMD8<Float>.self)
             store(SRGBEncodeTable.index(pixels.red * factor), red + x)
             store(SRGBEncodeTable.index(pixels.green * factor), green + x)
             store(SRGBEncodeTable.index(pixels.blue * factor), blue + x)
@@ -127,9 +135,9 @@ private struct LocalGain: PixelGain {
     @inline(__always)
     func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
         let top = (load(topA + x), load(topB + x)), bottom = (load(bottomA + x), load(bottomB + x))
-        let a = top.0 + (bottom.0 - top.0) * weight, b = top.1 + (bottom.1 - top.1) * weight
+        let a = top.0.addingProduct(bottom.0 - top.0, weight), b = top.1.addingProduct(bottom.1 - top.1, weight)
         let level = luminance.log2(red: red, green: green, blue: blue)
-        return FastMath.exp2(curve.log2Gain(level: level, base: a * level + b))
+        return FastMath.exp2(curve.log2Gain(level: level, base: b.addingProduct(a, level)))
     }
 
     @inline(__always)
