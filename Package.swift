@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
         .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
         .target(

@@ -62,6 +62,10 @@ public final class MovieRecording {
         writer = try MovieFileWriter(path: partialPath, size: size, frameRate: frameRate, encoder: encoder)
     }
 
+    /// Frames recorded so far, and the file's size (its completed fragments).
+    public var frames: Int { writer.frames }
+    public var bytesWritten: Int64 { writer.bytesWritten }
+
     /// Records `frame`, or returns the limit that ends the take (the frame then is not recorded).
     public func append(_ frame: Frame) throws(MovieError) -> StopReason? {
         let elapsed = frame.presentationTime.seconds - (writer.firstTime ?? frame.presentationTime).seconds

@@ -20,8 +20,9 @@ extension SimulatedCamera {
             let metadata = plan.metadata
             let exposure = metadata.exposureDuration.seconds
             let start = plan.presentationTime.seconds
+            let mark = plan.syncMark ? SimulatedCamera.syncMarkGain : 1
             let rowLight = (0..<viewSize.height).map { row in
-                Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
+                mark * Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
             }
             let ambient = ambientImage(for: plan)
             let optical = metadata.flashPower.map { power in

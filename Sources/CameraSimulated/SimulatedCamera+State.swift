@@ -13,6 +13,8 @@ extension SimulatedCamera {
         let torchLevel: Double
         /// The scene light's per-channel factor (see `Illuminant`).
         let illuminant: SIMD3<Float>
+        /// Whether the frame carries a sync mark (on a camera made with `syncMarks`).
+        let syncMark: Bool
     }
 
     /// What changes while the camera runs, behind its one lock: the stream, the controls asked
@@ -30,6 +32,8 @@ extension SimulatedCamera {
         /// The power of a flash requested for the next frame scheduled.
         private var pendingFlash: Double?
         var illuminant = Illuminant.neutral
+        /// Whether frames starting on a whole second of stream time carry a sync mark.
+        var syncMarks = false
         /// The last frame scheduled since the stream started; nil before its first frame.
         private var lastFrame: UInt64?
         private var nextFrame: UInt64 = 0
@@ -87,7 +91,8 @@ extension SimulatedCamera {
                     whiteBalanceGains: requested.whiteBalance, zoomFactor: requested.zoomFactor, flicker: requested.flicker,
                     rowReadoutTime: stream.rowReadoutTime, fNumber: SimulatedCamera.fNumber, flashPower: pendingFlash,
                     rawCalibration: stream.rawCalibration),
-                torchLevel: requested.torchLevel, illuminant: illuminant)
+                torchLevel: requested.torchLevel, illuminant: illuminant,
+                syncMark: syncMarks && SimulatedCamera.holdsWholeSecond(nextTime.seconds, duration: duration.seconds))
             pendingFlash = nil
             lastFrame = nextFrame
             nextFrame += 1

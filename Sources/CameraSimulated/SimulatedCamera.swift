@@ -52,10 +52,13 @@ public final class SimulatedCamera: CaptureDevice {
 
     /// A stopped camera looking at `scene`, set to deliver `format` at `frameRate` (default: the
     /// format's highest rate). Sizes outside `standardFormats` are allowed (tests use small
-    /// frames). Throws when the frame rate is outside the format's ranges, or when frames of that
-    /// size would not fit in the machine's `MemoryBudget`.
+    /// frames). With `syncMarks`, each frame that holds a whole second of stream time is lit a
+    /// stop brighter, the picture's half of the simulated microphone's click (`syncMarkGain`).
+    /// Throws when the frame rate is outside the format's ranges, or when frames of that size
+    /// would not fit in the machine's `MemoryBudget`.
     public init(scene: SimulatedScene, format: DeviceFormat = SimulatedCamera.defaultFormat, frameRate: Double? = nil,
-                seed: UInt64 = 1, pacing: Pacing = .virtual, sensor: SensorModel = SensorModel(), bufferCount: Int = 4) throws {
+                seed: UInt64 = 1, pacing: Pacing = .virtual, sensor: SensorModel = SensorModel(), bufferCount: Int = 4,
+                syncMarks: Bool = false) throws {
         let needed = UInt64(format.size.pixelCount) * UInt64(SimulatedCamera.bytesPerPixel)
         guard needed <= MemoryBudget.bytes() else {
             let largest = Double(MemoryBudget.pixels(bytesPerPixel: SimulatedCamera.bytesPerPixel)) / 1e6
@@ -74,7 +77,9 @@ public final class SimulatedCamera: CaptureDevice {
         self.bufferCount = bufferCount
         settingsStore = DeviceSettingsStore(settings)
         let stream = try Stream(format: format, frameRate: settings.frameRate, bufferCount: bufferCount, scene: scene, sensor: sensor)
-        state = Locked(State(stream: stream))
+        var state = State(stream: stream)
+        state.syncMarks = syncMarks
+        self.state = Locked(state)
     }
 
     // MARK: Stream

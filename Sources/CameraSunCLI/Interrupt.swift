@@ -1,26 +1,44 @@
 import Dispatch
 import Foundation
 
-/// Ctrl-C as the normal way to stop a live command: the work is cancelled and the command ends
-/// cleanly instead of dying mid-line.
+/// Ctrl-C (SIGINT) and SIGTERM as the normal ways to stop a live command: the work is cancelled
+/// and the command ends cleanly — a recording is finished and saved — instead of dying mid-line.
 enum Interrupt {
-    /// Runs `work` until it finishes or the user presses Ctrl-C (SIGINT), which cancels it.
-    /// Returns true when it was interrupted.
-    static func runUntilInterrupted(_ work: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    /// The signals that stop a live command.
+    enum Signal: Sendable, Equatable {
+        case interrupt, terminate
+
+        fileprivate var number: Int32 { self == .interrupt ? SIGINT : SIGTERM }
+    }
+
+    /// Runs `work` until it finishes or a signal cancels it. Returns the signal, nil when the
+    /// work finished by itself.
+    static func runUntilSignalled(_ work: @escaping @Sendable () async throws -> Void) async throws -> Signal? {
         let task = Task { try await work() }
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
+        let (received, arrival) = AsyncStream.makeStream(of: Signal.self)
+        let sources = [Signal.interrupt, .terminate].map { signal in
+            Foundation.signal(signal.number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .global())
+            source.setEventHandler {
+                arrival.yield(signal)
+                task.cancel()
+            }
+            source.resume()
+            return (signal, source)
+        }
         defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
+            for (signal, source) in sources {
+                source.cancel()
+                Foundation.signal(signal.number, SIG_DFL)
+            }
         }
         do {
             try await task.value
-            return false
+            return nil
         } catch is CancellationError {
-            return true
+            arrival.finish()
+            for await signal in received { return signal }
+            return .interrupt
         }
     }
 }

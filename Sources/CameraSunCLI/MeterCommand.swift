@@ -76,9 +76,9 @@ enum MeterCommand {
         let delivery = DeliveryCount()
         let interrupted: Bool
         do {
-            interrupted = try await Interrupt.runUntilInterrupted {
+            interrupted = try await Interrupt.runUntilSignalled {
                 try await report(output, options: options, delivery: delivery, terminal: terminal)
-            }
+            } != nil
         } catch {
             await session.stop()
             throw error

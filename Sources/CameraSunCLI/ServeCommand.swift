@@ -47,10 +47,10 @@ enum ServeCommand {
     }
 
     /// Runs `viewfinder` and, once its first frame is in, prints the URL and keeps the status line
-    /// up to date, until Ctrl-C (true) or a failure (thrown).
+    /// up to date, until Ctrl-C or SIGTERM (true) or a failure (thrown).
     private static func serve(_ viewfinder: CameraViewfinder, camera: any CaptureDevice, library: PhotoLibrary, live: Bool,
                               terminal: Terminal) async throws -> Bool {
-        try await Interrupt.runUntilInterrupted {
+        try await Interrupt.runUntilSignalled {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await viewfinder.run() }
                 group.addTask {
@@ -71,7 +71,7 @@ enum ServeCommand {
                 defer { group.cancelAll() }
                 try await group.next()
             }
-        }
+        } != nil
     }
 
     /// "▕████████░░░░░░░░░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  30.0 fps  2 viewers", then

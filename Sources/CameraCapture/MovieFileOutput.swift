@@ -1,0 +1,211 @@
+import CameraCore
+import CameraMovie
+import Dispatch
+
+/// Records the session's pictures into movie files, beside the preview and photo outputs
+/// (AVCaptureMovieFileOutput's job): H.264 in fragmented MP4, flushed, validated and only then
+/// given its name (`MovieRecording`).
+///
+/// ```
+///  capture loop ──receive──► bounded hand-off (queueLimit) ──► encoding queue: MovieRecording
+///        (never waits)            full: the frame is dropped,        append … finish(reason)
+///                                 counted in `status`                      └─► events: .finished
+/// ```
+///
+/// A take starts on the first frame after `startRecording`, its size and rate that frame's. A
+/// limit ends it as a success with its reason, as AVFoundation's limits do; `stopRecording` ends
+/// it after the frames already handed off are written.
+public final class MovieFileOutput: CaptureOutput {
+    /// A take's progress, for a status line and `/state`.
+    public struct Status: Sendable, Equatable {
+        public var isRecording = false
+        public var path: String?
+        /// Frames written, and frames dropped because the encoder was behind.
+        public var frames = 0
+        public var droppedFrames = 0
+        /// Seconds from the take's first frame to its last written.
+        public var duration = 0.0
+        public var bytes: Int64 = 0
+    }
+
+    /// What happens to takes, in order.
+    public enum Event: Sendable {
+        case started(path: String)
+        /// The take was saved: stopped, or ended by a limit (its `reason`).
+        case finished(MovieRecording.Saved)
+        /// The take could not be made or finished; a partial file named in the error is kept.
+        case failed(MovieError)
+    }
+
+    /// Frames that may wait for the encoder: a second of slack at 30 fps would hold 30 pooled
+    /// buffers the other outputs need, so a short queue drops instead.
+    public static let queueLimit = 3
+
+    private struct State {
+        var take: Take?
+        /// Whether frames still go to the take: false once it is ending (a limit reached, or
+        /// stopped), so that frames after its end are neither written nor counted as dropped.
+        var accepting = false
+        var pending = 0
+        var status = Status()
+        var waiters: [CheckedContinuation<MovieRecording.Saved, any Error>] = []
+    }
+
+    private let state = Locked(State())
+    private let encoding = DispatchQueue(label: "camerasun.movie-encoding")
+    private let subscribers = SubscriberList<Event>(bufferingPolicy: .unbounded)
+
+    public init() {}
+
+    deinit { subscribers.finish() }
+
+    /// The events of takes from now on.
+    public var events: AsyncStream<Event> { subscribers.subscribe() }
+
+    public var status: Status { state.withLock { $0.status } }
+
+    /// H.264 in 4:2:0 needs an even width and height.
+    public func checkCompatibility(with format: DeviceFormat) throws(CaptureError) {
+        guard format.size.width % 2 == 0, format.size.height % 2 == 0 else {
+            throw .invalidConfiguration("MovieFileOutput records H.264, which needs an even width and height, not \(format.size)")
+        }
+    }
+
+    /// Starts a take at `path` (written as `path.partial` until it is saved) from the next frame.
+    /// Throws when a take is already running.
+    public func startRecording(to path: String, limits: MovieRecording.Limits) throws(MovieError) {
+        try state.withLock { (state) throws(MovieError) in
+            guard state.take == nil else {
+                throw MovieError("already recording to \(state.status.path ?? "a file") — stop that take first")
+            }
+            state.take = Take(path: path, limits: limits)
+            state.accepting = true
+            state.status = Status(isRecording: true, path: path)
+        }
+    }
+
+    /// Ends the take once the frames handed off are written, and returns it as saved.
+    public func stopRecording() async throws -> MovieRecording.Saved {
+        try await withCheckedThrowingContinuation { continuation in
+            let take = state.withLock { state -> Take? in
+                guard let take = state.take else { return nil }
+                state.accepting = false
+                state.waiters.append(continuation)
+                return take
+            }
+            guard let take else {
+                continuation.resume(throwing: MovieError("no take is being recorded — start one first"))
+                return
+            }
+            encoding.async { self.finish(take, reason: .stopped) }
+        }
+    }
+
+    public func receive(_ frame: CapturedFrame) {
+        let take = state.withLock { state -> Take? in
+            guard let take = state.take, state.accepting else { return nil }
+            guard state.pending < Self.queueLimit else {
+                state.status.droppedFrames += 1
+                return nil
+            }
+            state.pending += 1
+            return take
+        }
+        guard let take else { return }
+        encoding.async { self.append(frame, to: take) }
+    }
+
+    public func receive(_ drop: DroppedFrame) {}
+
+    // MARK: On the encoding queue
+
+    private func append(_ frame: CapturedFrame, to take: Take) {
+        defer { state.withLock { $0.pending -= 1 } }
+        guard !take.isFinished else { return }
+        do {
+            let started = take.recording == nil
+            guard let reason = try take.append(frame) else {
+                let progress = take.progress
+                state.withLock { state in
+                    guard state.take === take else { return }
+                    (state.status.frames, state.status.duration, state.status.bytes) = progress
+                }
+                if started { subscribers.publish(.started(path: take.path)) }
+                return
+            }
+            state.withLock { state in if state.take === take { state.accepting = false } }
+            finish(take, reason: reason)
+        } catch {
+            end(take, with: .failure(error))
+        }
+    }
+
+    private func finish(_ take: Take, reason: MovieRecording.StopReason) {
+        guard !take.isFinished else { return }
+        do {
+            end(take, with: .success(try take.finish(reason: reason)))
+        } catch {
+            end(take, with: .failure(error))
+        }
+    }
+
+    private func end(_ take: Take, with result: Result<MovieRecording.Saved, MovieError>) {
+        take.isFinished = true
+        let waiters = state.withLock { state -> [CheckedContinuation<MovieRecording.Saved, any Error>] in
+            guard state.take === take else { return [] }
+            state.take = nil
+            state.accepting = false
+            state.status.isRecording = false
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        switch result {
+        case .success(let saved): subscribers.publish(.finished(saved))
+        case .failure(let error): subscribers.publish(.failed(error))
+        }
+        for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+    }
+}
+
+/// One take: its recording is made from the first frame, and used only on the output's serial
+/// encoding queue — the confinement that makes it safe to share with the capture loop.
+private final class Take: @unchecked Sendable {
+    let path: String
+    let limits: MovieRecording.Limits
+    private(set) var recording: MovieRecording?
+    private var span: (start: Double, end: Double)?
+    var isFinished = false
+
+    init(path: String, limits: MovieRecording.Limits) {
+        (self.path, self.limits) = (path, limits)
+    }
+
+    /// Writes `frame`, or returns the limit that ends the take.
+    func append(_ frame: CapturedFrame) throws(MovieError) -> MovieRecording.StopReason? {
+        let recording: MovieRecording
+        if let existing = self.recording {
+            recording = existing
+        } else {
+            recording = try MovieRecording(path: path, size: PixelSize(width: frame.buffer.width, height: frame.buffer.height),
+                                           frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), limits: limits)
+            self.recording = recording
+        }
+        if let reason = try recording.append(frame.frame) { return reason }
+        let start = span?.start ?? frame.presentationTime.seconds
+        span = (start, frame.presentationTime.seconds + frame.frameDuration.seconds)
+        return nil
+    }
+
+    /// Frames, seconds (from the first frame's start to the last one's end) and bytes written so far.
+    var progress: (frames: Int, duration: Double, bytes: Int64) {
+        guard let recording, let span else { return (0, 0, 0) }
+        return (recording.frames, span.end - span.start, recording.bytesWritten)
+    }
+
+    func finish(reason: MovieRecording.StopReason) throws(MovieError) -> MovieRecording.Saved {
+        guard let recording else {
+            throw MovieError("the take at \(path) ended before its first frame — nothing was recorded")
+        }
+        return try recording.finish(reason: reason)
+    }
+}
