@@ -77,6 +77,11 @@ import Testing
             #expect(assets.map(\.state) == [.ok, .ok, .ok, .missing])
             let report = try library.verify()
             #expect(report.isClean && report.assetCount == 4 && report.recordedProblems.map(\.kind) == [.missingFile])
+
+            let reservation = try library.reserveMoviePath(createdAt: AddAndListTests.created)
+            try TakeDouble.recordAndSave(TakeDouble.bytes(), into: reservation)
+            let movie = try library.addMovie(reservation, facts: TakeDouble.facts, stopReason: "stopped")
+            #expect(try PhotoLibrary(opening: directory, timeZone: .gmt).list().map(\.id) == photos.map(\.id) + [movie.id])
         }
     }
 
