@@ -172,4 +172,19 @@ import Testing
             #expect(try library.verify().isClean)
         }
     }
+
+    @Test("a movie whose file is gone is reported missing and marked so by repair; its thumbnail is still its own, not an orphan")
+    func missingMovie() async throws {
+        try await withLibrary { library in
+            let reservation = try library.reserveMoviePath(createdAt: AddAndListTests.created)
+            try TakeDouble.recordAndSave(TakeDouble.bytes(), into: reservation)
+            let asset = try library.addMovie(reservation, facts: TakeDouble.facts, stopReason: "stopped", thumbnail: TakeDouble.thumbnail)
+            try FileManager.default.removeItem(at: library.fileURL(for: asset))
+            #expect(try library.verify().issues.map { "\($0.kind.rawValue) \($0.path)" } == ["missingFile \(asset.path)"])
+            #expect(try library.repair(validateMovie: { _ in TakeDouble.facts }).actions.map(\.kind) == [.markedMissing])
+            #expect(try library.asset(id: asset.id).state == .missing)
+            #expect(allFiles(under: library.directory.appendingPathComponent("2025")) == ["06/01/\(asset.id).thumb.jpg"])
+            #expect(try library.verify().isClean)
+        }
+    }
 }
