@@ -70,6 +70,7 @@ extension PhotoLibrary {
         do {
             try withCatalog { catalog throws(SQLiteError) in try catalog.insert(asset) }
         } catch {
+            // Should this removal fail, `repair` gives the thumbnail back to the movie once it catalogues it.
             if let thumbnailPath { try? FileOperations.remove(absolutePath(thumbnailPath)) }
             throw error.explained("the movie \(path) was not catalogued: its catalogue row could not be committed, so "
                 + "its thumbnail was removed again and the recording is kept uncatalogued at that path")
