@@ -1,12 +1,15 @@
 import Foundation
 
-/// One photo in the library, as its catalogue row describes it. Encodes to JSON with the field
-/// names below, every field present (null when unknown), `createdAt` as ISO 8601 UTC with
-/// milliseconds — the shape `camerasun library list|show --json` prints.
+/// One photo or movie in the library, as its catalogue row describes it. Encodes to JSON with the
+/// field names below, every field present (null when unknown: `exposure` for a movie, `movie` for
+/// a photo), `createdAt` as ISO 8601 UTC with milliseconds — the shape `camerasun library
+/// list|show --json` prints.
 public struct Asset: Sendable, Hashable, Identifiable, Codable {
     /// What the file holds.
     public enum Kind: String, Sendable, Hashable, Codable {
         case photo
+        /// A recording (`ID.mp4`); its asset has `movie`.
+        case movie
     }
 
     /// Whether the file was intact when the catalogue last looked.
@@ -43,7 +46,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
     public let kind: Kind
     /// The file's path relative to the library directory, `YYYY/MM/DD/ID.EXT`.
     public let path: String
-    /// When the photo was taken, to the millisecond.
+    /// When the photo was taken or the recording started, to the millisecond.
     public let createdAt: Date
     public let width: Int
     public let height: Int
@@ -56,13 +59,15 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
     /// SHA-256 of the file's bytes, lowercase hexadecimal.
     public let sha256: String
     public let state: State
+    /// What a movie holds and how its take ended; nil for a photo.
+    public let movie: Movie?
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, path, createdAt, width, height, byteCount, exposure, meteringStatistics, sha256, state
+        case id, kind, path, createdAt, width, height, byteCount, exposure, meteringStatistics, sha256, state, movie
     }
 
     init(id: String, kind: Kind, path: String, createdAt: Date, width: Int, height: Int, byteCount: Int,
-         exposure: Exposure?, meteringStatistics: String?, sha256: String, state: State) {
+         exposure: Exposure?, meteringStatistics: String?, sha256: String, state: State, movie: Movie? = nil) {
         self.id = id
         self.kind = kind
         self.path = path
@@ -74,6 +79,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         self.meteringStatistics = meteringStatistics
         self.sha256 = sha256
         self.state = state
+        self.movie = movie
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +101,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         meteringStatistics = try container.decodeIfPresent(String.self, forKey: .meteringStatistics)
         sha256 = try container.decode(String.self, forKey: .sha256)
         state = try container.decode(State.self, forKey: .state)
+        movie = try container.decodeIfPresent(Movie.self, forKey: .movie)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,6 +117,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         try container.encode(meteringStatistics, forKey: .meteringStatistics)
         try container.encode(sha256, forKey: .sha256)
         try container.encode(state, forKey: .state)
+        try container.encode(movie, forKey: .movie)
     }
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -1,30 +1,40 @@
 import CSQLite3
 import Foundation
 
-/// The catalogue: table `assets` in `catalog.sqlite`, one row per file, in WAL mode with
+/// The catalogue: table `assets` in `catalog.sqlite`, one row per photo or movie, in WAL mode with
 /// synchronous=FULL so a committed row survives a crash or power cut. The schema version is kept
 /// in `PRAGMA user_version`.
+///
+/// Version 2 added the movie columns as nullable columns at the end of `assets` (NULL in a photo's
+/// row) rather than a side table: one row is still the whole asset, read without a join, and an
+/// old catalogue is brought up to date in place by `ALTER TABLE … ADD COLUMN`, in the same
+/// transaction that sets the new version, so every photo stays as it was.
 ///
 /// ```sql
 /// CREATE TABLE assets (
 ///     id TEXT PRIMARY KEY NOT NULL,             -- also the file name without extension
-///     kind TEXT NOT NULL,                       -- Asset.Kind: 'photo'
+///     kind TEXT NOT NULL,                       -- Asset.Kind: 'photo' or 'movie'
 ///     path TEXT NOT NULL UNIQUE,                -- relative: YYYY/MM/DD/ID.EXT
 ///     created_at INTEGER NOT NULL,              -- milliseconds since 1970-01-01 UTC
 ///     width INTEGER NOT NULL, height INTEGER NOT NULL, byte_count INTEGER NOT NULL,
 ///     exposure_time REAL, iso REAL, ev_bias REAL, metering_mode TEXT,  -- NULL when unknown
 ///     metering_statistics TEXT,                 -- JSON (json_valid), NULL when absent
 ///     sha256 TEXT NOT NULL,                     -- lowercase hex of the file's bytes
-///     state TEXT NOT NULL DEFAULT 'ok'          -- Asset.State: 'ok', 'missing', 'damaged'
+///     state TEXT NOT NULL DEFAULT 'ok',         -- Asset.State: 'ok', 'missing', 'damaged'
+///     -- version 2, movies only (NULL for photos):
+///     duration REAL, frame_count INTEGER,       -- seconds; video frames
+///     video_codec TEXT, audio_codec TEXT,       -- e.g. 'h264', 'aac'; audio NULL without sound
+///     stop_reason TEXT, recovered INTEGER,      -- why the take ended; 1 when `repair` saved it
+///     thumbnail_path TEXT                       -- relative: YYYY/MM/DD/ID.thumb.jpg, NULL without one
 /// ) STRICT;
 /// ```
 final class Catalog {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
     static let busyTimeout = 10.0
     let connection: SQLiteConnection
 
     /// Opens the catalogue at `path`. Read-write, it is created when absent and its schema brought
-    /// up to `schemaVersion`; `readOnly`, for a library on a volume or in a folder that cannot be
+    /// up to `schemaVersion` (an older one migrated in place, in one transaction); `readOnly`, for a library on a volume or in a folder that cannot be
     /// written, it must have that schema already.
     init(path: String, readOnly: Bool) throws(SQLiteError) {
         guard !readOnly else {
@@ -47,7 +57,10 @@ final class Catalog {
         guard try schemaVersion() != Self.schemaVersion else { return }
         try connection.transaction { () throws(SQLiteError) in
             switch try schemaVersion() {
-            case 0: try createSchema()
+            case 0:
+                try createSchema()
+                try addMovieColumns()
+            case 1: try addMovieColumns()
             case Self.schemaVersion: break
             case let newer:
                 throw SQLiteError(operation: "open", code: SQLITE_ERROR,
@@ -101,13 +114,26 @@ final class Catalog {
         try connection.run("PRAGMA user_version = 1")
     }
 
+    /// Version 1 → 2: the movie columns, NULL in every existing (photo) row.
+    private func addMovieColumns() throws(SQLiteError) {
+        try connection.run("ALTER TABLE assets ADD COLUMN duration REAL CHECK (duration IS NULL OR duration >= 0)")
+        try connection.run("ALTER TABLE assets ADD COLUMN frame_count INTEGER CHECK (frame_count IS NULL OR frame_count >= 0)")
+        try connection.run("ALTER TABLE assets ADD COLUMN video_codec TEXT")
+        try connection.run("ALTER TABLE assets ADD COLUMN audio_codec TEXT")
+        try connection.run("ALTER TABLE assets ADD COLUMN stop_reason TEXT")
+        try connection.run("ALTER TABLE assets ADD COLUMN recovered INTEGER CHECK (recovered IS NULL OR recovered IN (0, 1))")
+        try connection.run("ALTER TABLE assets ADD COLUMN thumbnail_path TEXT")
+        try connection.run("PRAGMA user_version = 2")
+    }
+
     /// Adds `asset` in its own transaction; fails if its id or path is already catalogued.
     func insert(_ asset: Asset) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
             try connection.run("""
                 INSERT INTO assets (id, kind, path, created_at, width, height, byte_count, exposure_time, iso,
-                                    ev_bias, metering_mode, metering_statistics, sha256, state)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    ev_bias, metering_mode, metering_statistics, sha256, state, duration, frame_count,
+                                    video_codec, audio_codec, stop_reason, recovered, thumbnail_path)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [
                     .text(asset.id), .text(asset.kind.rawValue), .text(asset.path),
                     .integer(Int64(asset.createdAt.millisecondsSince1970)),
@@ -115,6 +141,10 @@ final class Catalog {
                     .nullable(asset.exposure?.exposureTime), .nullable(asset.exposure?.iso),
                     .nullable(asset.exposure?.evBias), .nullable(asset.exposure?.meteringMode),
                     .nullable(asset.meteringStatistics), .text(asset.sha256), .text(asset.state.rawValue),
+                    .nullable(asset.movie?.duration), asset.movie.map { .integer(Int64($0.frameCount)) } ?? .null,
+                    .nullable(asset.movie?.videoCodec), .nullable(asset.movie?.audioCodec),
+                    .nullable(asset.movie?.stopReason), asset.movie.map { .integer($0.recovered ? 1 : 0) } ?? .null,
+                    .nullable(asset.movie?.thumbnailPath),
                 ])
         }
     }
@@ -132,6 +162,17 @@ final class Catalog {
     /// The asset whose file is at the relative `path`, or nil.
     func asset(path: String) throws(SQLiteError) -> Asset? {
         try connection.query("SELECT * FROM assets WHERE path = ?", [.text(path)], row: Self.asset).first
+    }
+
+    /// Whether a row names the relative `path` as its file or as its movie's thumbnail.
+    func references(path: String) throws(SQLiteError) -> Bool {
+        try connection.query("SELECT EXISTS (SELECT 1 FROM assets WHERE path = ?1 OR thumbnail_path = ?1)",
+                             [.text(path)]) { $0.integer(0) }.first.flatMap { $0 } == 1
+    }
+
+    /// Gives the movie `id` the thumbnail at the relative `path`.
+    func setThumbnail(_ path: String, movieID id: String) throws(SQLiteError) {
+        try connection.run("UPDATE assets SET thumbnail_path = ? WHERE id = ? AND kind = 'movie'", [.text(path), .text(id)])
     }
 
     /// Records what `repair` found of an asset's file.
@@ -155,7 +196,19 @@ final class Catalog {
                      createdAt: Date(millisecondsSince1970: row.integer(3) ?? 0),
                      width: Int(row.integer(4) ?? 0), height: Int(row.integer(5) ?? 0),
                      byteCount: Int(row.integer(6) ?? 0), exposure: exposure,
-                     meteringStatistics: row.text(11), sha256: row.text(12) ?? "", state: state)
+                     meteringStatistics: row.text(11), sha256: row.text(12) ?? "", state: state,
+                     movie: kind == .movie ? try movie(row, id: id) : nil)
+    }
+
+    /// The movie columns of the current row, which belongs to the movie `id`.
+    private static func movie(_ row: SQLiteStatement, id: String) throws(SQLiteError) -> Asset.Movie {
+        guard let duration = row.real(14), let frames = row.integer(15), let video = row.text(16),
+              let reason = row.text(18), let recovered = row.integer(19) else {
+            throw SQLiteError(operation: "read movie \(id)", code: SQLITE_CORRUPT,
+                              message: "its duration, frame count, video codec, stop reason or recovered flag is NULL")
+        }
+        return Asset.Movie(duration: duration, frameCount: Int(frames), videoCodec: video, audioCodec: row.text(17),
+                           stopReason: reason, recovered: recovered != 0, thumbnailPath: row.text(20))
     }
 }
 

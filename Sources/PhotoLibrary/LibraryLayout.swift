@@ -1,13 +1,20 @@
 import Foundation
 
 /// Where files live inside a library directory: `YYYY/MM/DD/ID.EXT`, the date in the library's
-/// time zone, next to the hidden temporary files `.tmp-ID.EXT` they are written as. Ids sort by
-/// time: `YYYYMMDD-HHMMSSmmm-` and 12 random hexadecimal digits.
+/// time zone, next to the hidden temporary files `.tmp-ID.EXT` they are written as. A movie is
+/// `ID.mp4`, recorded as `ID.mp4.partial` until its take is saved, with its thumbnail beside it
+/// as `ID.thumb.jpg`. Ids sort by time: `YYYYMMDD-HHMMSSmmm-` and 12 random hexadecimal digits.
 struct LibraryLayout: Sendable {
     static let catalogName = "catalog.sqlite"
     static let temporaryPrefix = ".tmp-"
     /// Where `repair` moves files it finds in dated folders but cannot catalogue.
     static let unrecognizedFolder = "Unrecognised"
+    /// Where `repair` moves recordings in which nothing plays: kept for the user, out of the dated folders.
+    static let damagedFolder = "Damaged"
+    static let movieExtension = "mp4"
+    /// The suffix of a take being recorded, as CameraMovie's recorder writes it beside the final name.
+    static let partialSuffix = ".partial"
+    static let thumbnailSuffix = ".thumb.jpg"
 
     let timeZone: TimeZone
 
@@ -32,6 +39,25 @@ struct LibraryLayout: Sendable {
 
     /// Whether `name` is one of the library's temporary files.
     static func isTemporary(_ name: String) -> Bool { name.hasPrefix(temporaryPrefix) }
+
+    /// Whether `name` is a take still being recorded, or left unfinished: `ID.mp4.partial`.
+    static func isPartialRecording(_ name: String) -> Bool { name.hasSuffix(".\(movieExtension)\(partialSuffix)") }
+
+    /// Whether `name` is a movie's thumbnail.
+    static func isThumbnail(_ name: String) -> Bool { name.hasSuffix(thumbnailSuffix) }
+
+    /// Whether the file at `path` is a movie, by its extension.
+    static func isMovie(_ path: String) -> Bool { path.hasSuffix(".\(movieExtension)") }
+
+    /// The thumbnail beside the movie file `path`: `…/ID.mp4` → `…/ID.thumb.jpg`.
+    static func thumbnail(forMovie path: String) -> String {
+        String(path.dropLast(movieExtension.count + 1)) + thumbnailSuffix
+    }
+
+    /// The movie file beside the thumbnail `path`: `…/ID.thumb.jpg` → `…/ID.mp4`.
+    static func movie(forThumbnail path: String) -> String {
+        String(path.dropLast(thumbnailSuffix.count)) + ".\(movieExtension)"
+    }
 
     private func components(of date: Date) -> DateComponents {
         var calendar = Calendar(identifier: .gregorian)

@@ -2,7 +2,8 @@ import CameraSystem
 import Foundation
 
 extension PhotoLibrary {
-    /// Stores `bytes` (Data or [UInt8]) as a new asset and returns its catalogue entry.
+    /// Stores `bytes` (Data or [UInt8]) as a new photo and returns its catalogue entry. (A movie
+    /// is recorded in place and catalogued by `addMovie`.)
     ///
     /// In order: the arguments and the free space are checked (nothing is written when they fail),
     /// the file is written under a temporary name in its dated folder, flushed and renamed into
@@ -16,7 +17,7 @@ extension PhotoLibrary {
     ///   - createdAt: when the photo was taken; kept to the millisecond; it picks the dated folder.
     ///   - meteringStatistics: a JSON text, stored as it is.
     public func add(
-        _ bytes: some ContiguousBytes, kind: Asset.Kind = .photo, fileExtension: String = "jpg",
+        _ bytes: some ContiguousBytes, fileExtension: String = "jpg",
         createdAt: Date = Date(), width: Int, height: Int, exposure: Asset.Exposure? = nil,
         meteringStatistics: String? = nil
     ) throws(PhotoLibraryError) -> Asset {
@@ -29,7 +30,7 @@ extension PhotoLibrary {
         let folder = layout.folder(for: created)
         let id = layout.makeID(for: created)
         let name = "\(id).\(fileExtension)"
-        let asset = Asset(id: id, kind: kind, path: "\(folder)/\(name)", createdAt: created, width: width,
+        let asset = Asset(id: id, kind: .photo, path: "\(folder)/\(name)", createdAt: created, width: width,
                           height: height, byteCount: byteCount, exposure: exposure,
                           meteringStatistics: meteringStatistics, sha256: sha256, state: .ok)
         let finalPath = absolutePath(asset.path)

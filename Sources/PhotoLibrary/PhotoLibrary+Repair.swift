@@ -2,11 +2,17 @@ import CameraSystem
 import Foundation
 
 extension PhotoLibrary {
-    /// Makes the catalogue and the files agree again, losing no photo:
+    /// Makes the catalogue and the files agree again, losing no photo or movie:
     /// - an orphan file that is a complete JPEG (SOI … EOI) gets a row: dimensions from its frame
     ///   header, SHA-256 computed, created at its modification time, exposure unknown; its name
     ///   (without extension) becomes its id unless that id is taken;
     /// - an orphan that is not a complete JPEG moves to `Unrecognised/` under the same relative path;
+    /// - an unfinished recording (`ID.mp4.partial`) or an orphan `.mp4` is checked with
+    ///   `validateMovie` (see `PhotoLibrary+MovieRecovery`): one that plays is given its final
+    ///   name and catalogued as recovered, one in which nothing plays moves to `Damaged/`; without
+    ///   a validator both are left as they are, in `unrepaired`;
+    /// - an orphan thumbnail is given to the catalogued movie beside it when that has none, else
+    ///   moved to `Unrecognised/` (it waits while its movie is there but not yet catalogued);
     /// - a temporary file of an interrupted write is removed (its bytes never reached a final name);
     /// - a row whose file is gone is marked `missing`, one whose bytes changed `damaged`, and one
     ///   marked so earlier whose intact file is back `ok`. Rows are never deleted, so the catalogue
@@ -15,19 +21,28 @@ extension PhotoLibrary {
     /// Unreadable files are left alone and listed in `unrepaired`. Afterwards `verify()` is clean
     /// unless something is unrepaired.
     /// Throws `.readOnly` at once, changing nothing, when the library is read-only.
-    public func repair() throws(PhotoLibraryError) -> RepairReport {
+    ///
+    /// - Parameter validateMovie: reads the movie file at an absolute path and returns what it
+    ///   holds, nil when nothing in it plays; it throws when it cannot tell (the file is then left
+    ///   as it is). The movie layer supplies it: the library never opens a movie itself.
+    public func repair(validateMovie: ((String) throws -> MovieFacts?)? = nil) throws(PhotoLibraryError) -> RepairReport {
         guard !isReadOnly else {
             throw PhotoLibraryError(.readOnly, "cannot repair the photo library \(directory.path): it is read-only")
         }
         var actions: [RepairReport.Action] = []
         var unrepaired: [VerificationReport.Issue] = []
-        for issue in try verify().issues {
+        let issues = try verify().issues
+        // Thumbnails last, so that one finds the movie a recovery has just catalogued.
+        for issue in issues.filter({ $0.kind != .orphanThumbnail }) + issues.filter({ $0.kind == .orphanThumbnail }) {
             let action: RepairReport.Action? = switch issue.kind {
             case .missingFile: try mark(issue, .missing, as: .markedMissing)
             case .hashMismatch: try mark(issue, .damaged, as: .markedDamaged)
             case .restoredFile: try mark(issue, .ok, as: .markedOK)
+            case .orphanFile where LibraryLayout.isMovie(issue.path): try adoptOrphanMovie(issue.path, validateMovie: validateMovie)
             case .orphanFile: try adoptOrphan(issue.path)
             case .incompleteFile: try removeIncomplete(issue.path)
+            case .unfinishedRecording: try recoverRecording(issue.path, validateMovie: validateMovie)
+            case .orphanThumbnail: try adoptThumbnail(issue.path)
             case .unreadableFile: nil
             }
             if let action { actions.append(action) } else { unrepaired.append(issue) }
@@ -56,14 +71,14 @@ extension PhotoLibrary {
             } catch {
                 return nil
             }
-            guard let jpeg = JPEGStructure(bytes) else { return try quarantine(path) }
+            guard let jpeg = JPEGStructure(bytes) else {
+                return try moveAside(path, into: LibraryLayout.unrecognizedFolder, because: "not a complete JPEG", as: .quarantined)
+            }
             let created = Date(millisecondsSince1970: Date(timeIntervalSince1970: modified).millisecondsSince1970)
-            let name = (path as NSString).lastPathComponent
-            let stem = (name as NSString).deletingPathExtension
+            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let sha256 = bytes.withUnsafeBytes { SHA256.hash($0).hexadecimal }
             let asset = try withCatalog { catalog throws(SQLiteError) -> Asset in
-                let stemIsFree = try Self.isUsableID(stem) ? catalog.asset(id: stem) == nil : false
-                let id = stemIsFree ? stem : layout.makeID(for: created)
+                let id = try adoptedID(stem, createdAt: created, in: catalog)
                 let asset = Asset(id: id, kind: .photo, path: path, createdAt: created, width: jpeg.width,
                                   height: jpeg.height, byteCount: bytes.count, exposure: nil,
                                   meteringStatistics: nil, sha256: sha256, state: .ok)
@@ -75,10 +90,11 @@ extension PhotoLibrary {
         }
     }
 
-    /// Moves the file at `path` to the same relative path under `Unrecognised/`, adding a random
-    /// suffix when that name is taken.
-    private func quarantine(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action {
-        var destination = "\(LibraryLayout.unrecognizedFolder)/\(path)"
+    /// Moves the file at `path` to the same relative path under `folder`, adding a random suffix
+    /// when that name is taken; the action says it was moved `because` of what.
+    func moveAside(_ path: String, into folder: String, because reason: String,
+                   as kind: RepairReport.ActionKind) throws(PhotoLibraryError) -> RepairReport.Action {
+        var destination = "\(folder)/\(path)"
         do {
             try FileOperations.createDirectories((destination as NSString).deletingLastPathComponent, under: directory.path)
             if try FileOperations.entryKind(absolutePath(destination)) != nil {
@@ -86,10 +102,9 @@ extension PhotoLibrary {
             }
             try FileOperations.move(absolutePath(path), to: absolutePath(destination))
         } catch {
-            throw PhotoLibraryError(error).explained("cannot move \(path), which is not a complete JPEG, to \(destination)")
+            throw PhotoLibraryError(error).explained("cannot move \(path) (\(reason)) to \(destination)")
         }
-        return RepairReport.Action(kind: .quarantined, path: path, assetID: nil,
-                                   detail: "not a complete JPEG; moved to \(destination)")
+        return RepairReport.Action(kind: kind, path: path, assetID: nil, detail: "\(reason); moved to \(destination)")
     }
 
     /// Removes the temporary file at `path` if no live writer holds it.
@@ -102,6 +117,13 @@ extension PhotoLibrary {
         }
         return RepairReport.Action(kind: .removedIncomplete, path: path, assetID: nil,
                                    detail: "removed a temporary file left by an interrupted write")
+    }
+
+    /// The id of a file `repair` catalogues: its name's `stem` when that may serve as an id and
+    /// is free, else a fresh one for `createdAt`.
+    func adoptedID(_ stem: String, createdAt: Date, in catalog: Catalog) throws(SQLiteError) -> String {
+        let stemIsFree = try Self.isUsableID(stem) ? catalog.asset(id: stem) == nil : false
+        return stemIsFree ? stem : layout.makeID(for: createdAt)
     }
 
     /// Whether a file name may serve as an asset id: 1–128 ASCII letters, digits, `-` or `_`.

@@ -2,10 +2,30 @@ import CameraSystem
 
 /// The files found in a library's dated folders, as paths relative to the library.
 struct DatedFolderScan {
-    /// Complete files (not hidden).
+    /// Complete photo and movie files (not hidden).
     var files: [String] = []
     /// Temporary files of writes in progress or interrupted.
     var temporaries: [String] = []
+    /// Takes being recorded, or left unfinished (`ID.mp4.partial`).
+    var partialRecordings: [String] = []
+    /// Movie thumbnails (`ID.thumb.jpg`).
+    var thumbnails: [String] = []
+
+    /// Files the regular file `name` in the relative `folder` under its role; other hidden files are ignored.
+    mutating func add(_ name: String, in folder: String) {
+        let path = "\(folder)/\(name)"
+        if LibraryLayout.isTemporary(name) {
+            temporaries.append(path)
+        } else if name.hasPrefix(".") {
+            return
+        } else if LibraryLayout.isPartialRecording(name) {
+            partialRecordings.append(path)
+        } else if LibraryLayout.isThumbnail(name) {
+            thumbnails.append(path)
+        } else {
+            files.append(path)
+        }
+    }
 }
 
 /// Who holds a file that had no catalogue row when the rows were read.
@@ -34,11 +54,7 @@ extension PhotoLibrary {
                         let folder = "\(year)/\(month)/\(day)"
                         for name in try FileSystem.entries(of: absolutePath(folder))
                         where try FileOperations.entryKind(absolutePath("\(folder)/\(name)")) == .regularFile {
-                            if LibraryLayout.isTemporary(name) {
-                                scan.temporaries.append("\(folder)/\(name)")
-                            } else if !name.hasPrefix(".") {
-                                scan.files.append("\(folder)/\(name)")
-                            }
+                            scan.add(name, in: folder)
                         }
                     }
                 }
@@ -49,8 +65,9 @@ extension PhotoLibrary {
         return scan
     }
 
-    /// Finds out who holds the file at the relative `path`, which had no catalogue row: it is
-    /// locked without waiting, then the catalogue is asked again, under the lock, for its row.
+    /// Finds out who holds the file at the relative `path`, which no catalogue row named: it is
+    /// locked without waiting, then the catalogue is asked again, under the lock, for a row that
+    /// names it (as its file or as its movie's thumbnail).
     func ownership(of path: String) throws(PhotoLibraryError) -> FileOwnership {
         let attempt: FileLock.Attempt
         do {
@@ -62,8 +79,8 @@ extension PhotoLibrary {
         case .busy: return .busy
         case .vanished: return .gone
         case .acquired(let lock):
-            let row = try withCatalog { catalog throws(SQLiteError) in try catalog.asset(path: path) }
-            return row == nil ? .abandoned(lock) : .catalogued
+            let isNamed = try withCatalog { catalog throws(SQLiteError) in try catalog.references(path: path) }
+            return isNamed ? .catalogued : .abandoned(lock)
         }
     }
 

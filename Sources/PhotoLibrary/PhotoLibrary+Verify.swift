@@ -1,8 +1,9 @@
 extension PhotoLibrary {
     /// Compares the catalogue with the files: every row's file must be there with its SHA-256, every
-    /// file in a dated folder must have a row, and no temporary file may be left from a write that
-    /// never finished. Reads every file; changes nothing. Files a live writer holds are skipped
-    /// and counted in `inProgressCount`.
+    /// file in a dated folder must have a row (a thumbnail, a movie's row naming it), and no
+    /// temporary file or unfinished recording may be left from a write that never finished. Reads
+    /// every file; changes nothing. Files a live writer holds (a photo being saved, a take being
+    /// recorded under a `MovieReservation`) are skipped and counted in `inProgressCount`.
     public func verify() throws(PhotoLibraryError) -> VerificationReport {
         // Files first, then rows: a file written meanwhile is either in the rows or still locked.
         let scan = try scanDatedFolders()
@@ -19,8 +20,11 @@ extension PhotoLibrary {
         }
         var inProgress = 0
         let cataloguedPaths = Set(assets.map(\.path))
+        let thumbnailPaths = Set(assets.compactMap(\.movie?.thumbnailPath))
         let candidates = scan.files.filter { !cataloguedPaths.contains($0) }
             .map { ($0, VerificationReport.IssueKind.orphanFile) } + scan.temporaries.map { ($0, .incompleteFile) }
+            + scan.partialRecordings.map { ($0, .unfinishedRecording) }
+            + scan.thumbnails.filter { !thumbnailPaths.contains($0) }.map { ($0, .orphanThumbnail) }
         for (path, kind) in candidates {
             switch try ownership(of: path) {
             case .busy: inProgress += 1
@@ -28,12 +32,21 @@ extension PhotoLibrary {
             case .unreadable(let reason):
                 issues.append(.init(kind: .unreadableFile, path: path, assetID: nil, detail: reason))
             case .abandoned:
-                issues.append(.init(kind: kind, path: path, assetID: nil, detail: kind == .orphanFile
-                    ? "a file without a catalogue row" : "a temporary file left by an interrupted write"))
+                issues.append(.init(kind: kind, path: path, assetID: nil, detail: Self.detail(kind)))
             }
         }
         return VerificationReport(directory: directory.path, assetCount: assets.count, fileCount: scan.files.count,
                                   issues: issues, recordedProblems: recordedProblems, inProgressCount: inProgress)
+    }
+
+    /// What an issue found among the files without a row means.
+    private static func detail(_ kind: VerificationReport.IssueKind) -> String {
+        switch kind {
+        case .incompleteFile: "a temporary file left by an interrupted write"
+        case .unfinishedRecording: "an unfinished recording: a take that was never saved"
+        case .orphanThumbnail: "a thumbnail that no catalogued movie names"
+        default: "a file without a catalogue row"
+        }
     }
 
     /// The state `asset`'s file is in now (nil when it cannot be read), and the issue to report

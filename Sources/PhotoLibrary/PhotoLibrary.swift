@@ -2,13 +2,18 @@ import CameraCore
 import CameraSystem
 import Foundation
 
-/// A directory of photos in dated folders (`YYYY/MM/DD/`) with a SQLite catalogue
-/// (`catalog.sqlite`) that never loses a photo.
+/// A directory of photos and movies in dated folders (`YYYY/MM/DD/`) with a SQLite catalogue
+/// (`catalog.sqlite`) that never loses a photo or a take.
 ///
 /// `add` writes each file atomically and durably (temporary file → fsync → rename → fsync of the
 /// folder) and only then commits its catalogue row. A crash between the steps leaves nothing, a
 /// temporary file, or a complete file without a row — which `verify()` reports and `repair()`
 /// catalogues — never a row without its file. A row that fails to commit takes its file back out.
+///
+/// A movie is recorded in place: `reserveMoviePath` gives the recorder its `ID.mp4.partial`, the
+/// recorder saves the take as `ID.mp4`, and `addMovie` catalogues it with its thumbnail. A take
+/// left unfinished by a crash is what `verify()` reports as an unfinished recording and
+/// `repair(validateMovie:)` recovers.
 ///
 /// `init(directory:)` creates a library (for a camera adding photos), `init(opening:)` only opens
 /// one. A library whose folder or volume cannot be written opens read-only (`isReadOnly`): it can

@@ -7,11 +7,19 @@ public struct RepairReport: Sendable, Hashable, Codable {
     /// What was changed.
     public enum ActionKind: String, Sendable, Hashable, Codable, CaseIterable {
         /// An orphan JPEG got a catalogue row (dimensions from its frame header, hash computed,
-        /// exposure unknown).
+        /// exposure unknown), or an orphan movie that plays got one as recovered.
         case catalogued
-        /// An orphan that is not a complete JPEG was moved to `Unrecognised/` with the same
-        /// relative path, out of the dated folders but not deleted.
+        /// An orphan that is not a complete JPEG, or a thumbnail without its movie, was moved to
+        /// `Unrecognised/` with the same relative path, out of the dated folders but not deleted.
         case quarantined
+        /// An unfinished recording that plays was renamed to its final name and catalogued as
+        /// recovered, with the stop reason "recovered after an interruption".
+        case recoveredRecording
+        /// An unfinished recording or an orphan movie in which nothing plays was moved to
+        /// `Damaged/` with the same relative path, kept for the user, not deleted.
+        case setAsideRecording
+        /// An orphan thumbnail was given to the catalogued movie beside it, which had none.
+        case attachedThumbnail
         /// A temporary file of an interrupted write was removed.
         case removedIncomplete
         /// An asset whose file is gone was marked `missing` (its row is kept as a record).

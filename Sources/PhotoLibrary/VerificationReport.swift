@@ -19,20 +19,27 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         case unreadableFile
         /// An asset recorded as missing or damaged whose intact file is back.
         case restoredFile
+        /// A take left as `ID.mp4.partial` by a recording that never finished (a crash, a
+        /// `kill -9`, a power cut), which no live recorder holds.
+        case unfinishedRecording
+        /// A movie thumbnail (`ID.thumb.jpg`) that no catalogued movie names.
+        case orphanThumbnail
     }
 
     /// The library directory that was checked.
     public let directory: String
     /// Catalogue rows checked.
     public let assetCount: Int
-    /// Complete (non-temporary) files found in the dated folders.
+    /// Complete photo and movie files found in the dated folders (not temporary files, unfinished
+    /// recordings or thumbnails).
     public let fileCount: Int
     /// Disagreements that `repair()` acts on; empty for a consistent library.
     public let issues: [Issue]
     /// Assets an earlier repair already recorded as missing or damaged and that still are: the
     /// catalogue agrees with the disk, but the photos are lost or damaged.
     public let recordedProblems: [Issue]
-    /// Files skipped because a live writer still holds them (a photo being saved right now).
+    /// Files skipped because a live writer still holds them (a photo being saved or a movie being
+    /// recorded right now).
     public let inProgressCount: Int
     /// Whether the catalogue and the files agree (no issues).
     public let isClean: Bool
