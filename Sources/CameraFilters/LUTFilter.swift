@@ -1,0 +1,106 @@
+import CameraCore
+import Foundation
+
+/// Grades bgra8 frames through a 3D LUT with tetrahedral interpolation on the 8-bit encoded values,
+/// as DaVinci Resolve and OpenColorIO do.
+///
+/// Everything that depends only on the LUT is computed once: the entries scaled to 0…255 (plus
+/// the half that rounds them), and for each 8-bit input value of each channel its lattice cell
+/// (as an offset into the table) and its place in that cell. A pixel is then three lookups, the
+/// choice of one of the cell's six tetrahedra by comparing the three places, and a weighted sum of
+/// four corners. An identity LUT gives every value back exactly; alpha is left as it is.
+public struct LUTFilter: FrameFilter {
+    public let lut: CubeLUT
+    /// The entries as 0…255 values plus 0.5, alpha lane unused.
+    private let table: [SIMD4<Float>]
+    /// For red, green then blue, 256 values each: the offset of the value's cell's first corner.
+    private let cellOffsets: [Int32]
+    /// For red, green then blue, 256 values each: the value's place within its cell, 0…1.
+    private let places: [Float]
+
+    public init(_ lut: CubeLUT) {
+        self.lut = lut
+        table = lut.entries.map { SIMD4($0 * 255, 0) + 0.5 }
+        let strides = [1, lut.size, lut.size * lut.size]
+        var cellOffsets = [Int32](), places = [Float]()
+        for channel in 0..<3 {
+            let low = lut.domainMin[channel], span = lut.domainMax[channel] - lut.domainMin[channel]
+            for value in 0..<256 {
+                let normalized = min(max((Float(value) / 255 - low) / span, 0), 1)
+                let position = normalized * Float(lut.size - 1)
+                let cell = min(Int(position), lut.size - 2)
+                cellOffsets.append(Int32(cell * strides[channel]))
+                places.append(position - Float(cell))
+            }
+        }
+        self.cellOffsets = cellOffsets
+        self.places = places
+    }
+
+    /// The LUT in the `.cube` file at `path`, ready to apply.
+    public init(contentsOfFile path: String) throws(FilterError) {
+        self.init(try CubeLUT(contentsOfFile: path))
+    }
+
+    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
+        guard buffer.format == .bgra8 else {
+            throw .unsupportedFormat(buffer.format, filter: "the LUT filter", supported: "bgra8")
+        }
+        let plane = buffer.planes[0], width = buffer.width
+        let greenStride = lut.size, blueStride = lut.size * lut.size
+        table.withUnsafeBufferPointer { table in
+            cellOffsets.withUnsafeBufferPointer { cells in
+                places.withUnsafeBufferPointer { places in
+                    let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+                    for y in 0..<plane.height {
+                        let row = pixels + y * plane.bytesPerRow
+                        for x in 0..<width {
+                            let pixel = row + 4 * x
+                            let red = Int(pixel[2]), green = 256 + Int(pixel[1]), blue = 512 + Int(pixel[0])
+                            let colour = Self.tetrahedral(
+                                table, corner: Int(cells[red] + cells[green] + cells[blue]),
+                                places: (places[red], places[green], places[blue]), strides: (1, greenStride, blueStride))
+                            pixel[0] = Self.byte(colour.z)
+                            pixel[1] = Self.byte(colour.y)
+                            pixel[2] = Self.byte(colour.x)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The colour at `places` in the cell whose first corner is `corner`: the places sorted
+    /// (largest first) pick the tetrahedron, whose four corners are reached by stepping along
+    /// the axes in that order; the weights are the differences of consecutive places.
+    @inline(__always)
+    private static func tetrahedral(_ table: UnsafeBufferPointer<SIMD4<Float>>, corner: Int,
+                                    places: (Float, Float, Float), strides: (Int, Int, Int)) -> SIMD4<Float> {
+        let (r, g, b) = places
+        let first: (Float, Int), second: (Float, Int), third: (Float, Int)
+        if r > g {
+            if g > b { (first, second, third) = ((r, strides.0), (g, strides.1), (b, strides.2)) }
+            else if r > b { (first, second, third) = ((r, strides.0), (b, strides.2), (g, strides.1)) }
+            else { (first, second, third) = ((b, strides.2), (r, strides.0), (g, strides.1)) }
+        } else {
+            if b > g { (first, second, third) = ((b, strides.2), (g, strides.1), (r, strides.0)) }
+            else if b > r { (first, second, third) = ((g, strides.1), (b, strides.2), (r, strides.0)) }
+            else { (first, second, third) = ((g, strides.1), (r, strides.0), (b, strides.2)) }
+        }
+        let c0 = table[corner]
+        let c1 = table[corner + first.1]
+        let c2 = table[corner + first.1 + second.1]
+        let c3 = table[corner + first.1 + second.1 + third.1]
+        var colour = c0 * (1 - first.0)
+        colour.addProduct(c1, first.0 - second.0)
+        colour.addProduct(c2, second.0 - third.0)
+        colour.addProduct(c3, third.0)
+        return colour
+    }
+
+    /// A rounded value (the half already added) as a byte, clamped to 0…255.
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max(value, 0), 255))
+    }
+}
