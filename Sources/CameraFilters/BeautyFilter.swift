@@ -1,0 +1,83 @@
+import CameraCore
+import Foundation
+
+/// The reference articles' skin-smoothing "beauty" filter, edge-aware: a self-guided filter (He,
+/// Sun & Tang 2010) on luma, applied where the colour is skin.
+///
+/// The guided filter fits luma in each window as a·I + b with a = σ²/(σ² + ε): on noise and
+/// pores (σ² ≪ ε) a → 0 and the window's mean wins; across an edge (σ² ≫ ε) a → 1 and the edge
+/// stays. The smoothed luma replaces the original, by `strength` times the pixel's skin weight
+/// (an ellipse in Cb/Cr around skin tones, soft at its rim), shifted into all three channels
+/// alike so hue is kept; sky, foliage and clothes are left alone. Strength 0 returns at once.
+public final class BeautyFilter: FrameFilter {
+    /// The strengths a beauty filter allows.
+    public static let strengths = 0.0...1.0
+
+    public let strength: Double
+    /// The window radius as a fraction of the frame height (at least 3 pixels).
+    private static let radiusPerHeight = 0.007
+    /// ε, in luma units of 0…1: the local variance below which detail counts as texture to smooth.
+    private static let epsilon: Float = 0.04 * 0.04
+    /// The luma and guided-filter planes, kept between frames of one size.
+    private let scratch = Locked(GuidedFilterPlanes())
+
+    /// A filter of `strength` 0…1; throws for anything else.
+    public init(strength: Double) throws(FilterError) {
+        guard strength.isFinite, BeautyFilter.strengths.contains(strength) else {
+            throw FilterError("a beauty strength of \(strength) is outside 0…1 — choose 0 (off) to 1 (strongest)")
+        }
+        self.strength = strength
+    }
+
+    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
+        guard buffer.format == .bgra8 else {
+            throw .unsupportedFormat(buffer.format, filter: "the beauty filter", supported: "bgra8")
+        }
+        guard strength > 0 else { return }
+        let width = buffer.width, height = buffer.height, plane = buffer.planes[0]
+        let radius = max(Int((Double(height) * BeautyFilter.radiusPerHeight).rounded()), 3)
+        let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        let amount = Float(strength)
+        scratch.withLock { planes in
+            planes.resize(width: width, height: height)
+            for y in 0..<height {
+                let row = pixels + y * plane.bytesPerRow
+                for x in 0..<width {
+                    let pixel = row + 4 * x
+                    planes.luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
+                }
+            }
+            planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
+            for y in 0..<height {
+                let row = pixels + y * plane.bytesPerRow
+                for x in 0..<width {
+                    let pixel = row + 4 * x
+                    let blue = Float(pixel[0]), green = Float(pixel[1]), red = Float(pixel[2])
+                    let weight = amount * BeautyFilter.skinWeight(red: red, green: green, blue: blue)
+                    guard weight > 0 else { continue }
+                    let index = y * width + x
+                    let shift = weight * 255 * (planes.smoothed[index] - planes.luma[index])
+                    pixel[0] = BeautyFilter.byte(blue + shift)
+                    pixel[1] = BeautyFilter.byte(green + shift)
+                    pixel[2] = BeautyFilter.byte(red + shift)
+                }
+            }
+        }
+    }
+
+    /// How much a colour looks like skin, 0…1: 1 inside an ellipse around skin tones in BT.601
+    /// Cb/Cr (centre 102, 153; semi-axes 30 and 25), falling to 0 at 1.4 times its size.
+    static func skinWeight(red: Float, green: Float, blue: Float) -> Float {
+        let cb = 128 - 0.168_736 * red - 0.331_264 * green + 0.5 * blue
+        let cr = 128 + 0.5 * red - 0.418_688 * green - 0.081_312 * blue
+        let u = (cb - 102) / 30, v = (cr - 153) / 25
+        let distance = u * u + v * v
+        return min(max((1.96 - distance) / 0.96, 0), 1)
+    }
+
+    /// The nearest byte to `value`, clamped to 0…255.
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max(value + 0.5, 0), 255))
+    }
+}
