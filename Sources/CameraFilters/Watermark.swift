@@ -1,7 +1,7 @@
 import CameraCore
 import Foundation
 
-/// Burns the frame's time (`yyyy-MM-dd HH:mm:ss`) and an optional line of text into bgra8 frames,
+/// Burns the frame's time (`yyyy-MM-dd HH:mm:ss`) and an optional line of text into bgra8 or nv12 frames,
 /// rendered by FreeType: white anti-aliased glyphs over a dark outline, in a corner.
 ///
 /// The size follows the frame height, so a 720p preview and a 4K recording look alike. Glyphs are
@@ -11,8 +11,6 @@ public final class Watermark: FrameFilter {
     public let settings: WatermarkSettings
     /// The font and the glyphs rendered so far, behind one lock: FreeType is not thread-safe.
     private let glyphs: Locked<GlyphCache>
-    /// How opaque the outline is, of 255.
-    private static let outlineOpacity = 210
 
     /// A watermark in `settings`' font; throws when the font is missing or the text height is
     /// outside 0.01…0.25 of the frame.
@@ -25,28 +23,35 @@ public final class Watermark: FrameFilter {
     }
 
     public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {
-        guard buffer.format == .bgra8 else {
-            throw .unsupportedFormat(buffer.format, filter: "the watermark", supported: "bgra8")
-        }
-        let placed = try layout(width: buffer.width, height: buffer.height, at: date)
-        let plane = buffer.planes[0]
-        let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
-        // Every outline before any ink, so a neighbour's outline never darkens a glyph.
-        for pass in [\GlyphSprite.halo, \GlyphSprite.coverage] {
-            for (sprite, x, y) in placed {
-                blend(sprite[keyPath: pass], of: sprite, at: x, y, into: pixels, bytesPerRow: plane.bytesPerRow,
-                      width: buffer.width, height: buffer.height, whitening: pass == \GlyphSprite.coverage)
-            }
+        let mask = try mask(width: buffer.width, height: buffer.height, at: date)
+        switch buffer.format {
+        case .bgra8: mask.blend(intoBGRA: buffer)
+        case .nv12(let range): mask.blend(intoNV12: buffer, range: range)
+        default: throw .unsupportedFormat(buffer.format, filter: "the watermark", supported: "bgra8 or nv12")
         }
     }
 
-    /// The part of a `width`×`height` frame the watermark for `date` changes; pixels outside it
-    /// are left exactly as they are.
+    /// The part of a `width`×`height` frame the watermark for `date` may change, its corners on
+    /// even coordinates (so nv12's chroma blocks lie inside it); pixels outside it are left
+    /// exactly as they are.
     public func region(width: Int, height: Int, at date: Date) throws(FilterError) -> PixelRegion {
+        Self.region(of: try layout(width: width, height: height, at: date), width: width, height: height)
+    }
+
+    /// The outline and ink of every glyph for `date`, gathered over the watermark's region.
+    private func mask(width: Int, height: Int, at date: Date) throws(FilterError) -> WatermarkMask {
         let placed = try layout(width: width, height: height, at: date)
-        let left = max(placed.map { $0.x }.min() ?? 0, 0), top = max(placed.map { $0.y }.min() ?? 0, 0)
-        let right = min(placed.map { $0.x + $0.sprite.width }.max() ?? 0, width)
-        let bottom = min(placed.map { $0.y + $0.sprite.height }.max() ?? 0, height)
+        var mask = WatermarkMask(region: Self.region(of: placed, width: width, height: height))
+        for (sprite, x, y) in placed {
+            mask.add(sprite, at: x, y)
+        }
+        return mask
+    }
+
+    private static func region(of placed: [(sprite: GlyphSprite, x: Int, y: Int)], width: Int, height: Int) -> PixelRegion {
+        let left = max(placed.map { $0.x }.min() ?? 0, 0) & ~1, top = max(placed.map { $0.y }.min() ?? 0, 0) & ~1
+        let right = min(((placed.map { $0.x + $0.sprite.width }.max() ?? 0) + 1) & ~1, width)
+        let bottom = min(((placed.map { $0.y + $0.sprite.height }.max() ?? 0) + 1) & ~1, height)
         return PixelRegion(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
     }
 
@@ -78,30 +83,6 @@ public final class Watermark: FrameFilter {
             }
         }
         return placed
-    }
-
-    /// Blends one sprite bitmap into the frame at (`left`, `top`), clipped to the frame: the
-    /// outline darkens towards black, the ink lightens towards white; a 0 leaves a pixel as it is.
-    private func blend(_ alpha: [UInt8], of sprite: GlyphSprite, at left: Int, _ top: Int,
-                       into pixels: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, width: Int, height: Int, whitening: Bool) {
-        let firstColumn = max(left, 0), endColumn = min(left + sprite.width, width)
-        let firstRow = max(top, 0), endRow = min(top + sprite.height, height)
-        guard firstColumn < endColumn, firstRow < endRow else { return }
-        let columns = firstColumn..<endColumn
-        for y in firstRow..<endRow {
-            let row = pixels + y * bytesPerRow, source = (y - top) * sprite.width - left
-            for x in columns {
-                let a = Int(alpha[source + x])
-                guard a > 0 else { continue }
-                let pixel = row + 4 * x
-                for channel in 0..<3 {
-                    let value = Int(pixel[channel])
-                    pixel[channel] = whitening
-                        ? UInt8(value + ((255 - value) * a + 127) / 255)
-                        : UInt8((value * (255 * 255 - a * Watermark.outlineOpacity) + 255 * 127) / (255 * 255))
-                }
-            }
-        }
     }
 }
 

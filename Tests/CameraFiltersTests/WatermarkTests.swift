@@ -43,6 +43,43 @@ struct WatermarkTests {
         }
     }
 
+    @Test("on nv12 the text whitens the luma and neutralises the chroma inside its region, and changes no sample outside it",
+          arguments: [YCbCrRange.video, .full])
+    func nv12(range: YCbCrRange) throws {
+        let watermark = try Watermark(WatermarkSettings(text: "CameraSun", corner: .bottomLeft, timeZone: Self.utc))
+        let frame = try PixelBuffer(format: .nv12(range), width: 640, height: 360)
+        for y in 0..<360 {
+            for x in 0..<640 { frame[plane: 0, x: x, y: y] = UInt8(60 + (x + y) % 120) }
+        }
+        for y in 0..<180 {
+            for x in stride(from: 0, to: 640, by: 2) {
+                frame[plane: 1, x: x, y: y] = 90
+                frame[plane: 1, x: x + 1, y: y] = 170
+            }
+        }
+        let original = frame.copy()
+        try watermark.apply(to: frame, at: Self.date)
+        let region = try watermark.region(width: 640, height: 360, at: Self.date)
+        var lumaChanged = 0, chromaChanged = 0, outside = 0, white = 0, neutral = 0
+        for y in 0..<360 {
+            for x in 0..<640 where frame[plane: 0, x: x, y: y] != original[plane: 0, x: x, y: y] {
+                lumaChanged += 1
+                if !region.contains(x: x, y: y) { outside += 1 }
+                if frame[plane: 0, x: x, y: y] >= (range == .video ? 230 : 250) { white += 1 }
+            }
+        }
+        for y in 0..<180 {
+            for x in 0..<640 where frame[plane: 1, x: x, y: y] != original[plane: 1, x: x, y: y] {
+                chromaChanged += 1
+                if !region.contains(x: x & ~1, y: 2 * y) || !region.contains(x: x | 1, y: 2 * y + 1) { outside += 1 }
+                if abs(Int(frame[plane: 1, x: x, y: y]) - 128) <= 4 { neutral += 1 }
+            }
+        }
+        print("watermark on nv12 \(range): region \(region), \(lumaChanged) luma and \(chromaChanged) chroma samples changed")
+        #expect(outside == 0)
+        #expect(lumaChanged > 1000 && chromaChanged > 500 && white > 100 && neutral > 100)
+    }
+
     @Test("the text is sized from the frame height", arguments: [(640, 360), (1280, 720), (1920, 1080), (3840, 2160)])
     func sizedByHeight(width: Int, height: Int) throws {
         let watermark = try Watermark(WatermarkSettings(timeZone: Self.utc))
@@ -89,9 +126,9 @@ struct WatermarkTests {
             (error as? FilterError)?.message.hasPrefix("cannot load the font \(notAFont): ") == true
         }
         #expect(throws: FilterError.self) { try Watermark(WatermarkSettings(textHeight: 0.5)) }
-        let nv12 = try PixelBuffer(format: .nv12(.full), width: 64, height: 64)
-        #expect(throws: FilterError("the watermark cannot filter a nv12-full frame — render the picture as bgra8 before filtering it")) {
-            try Watermark(WatermarkSettings()).apply(to: nv12, at: Self.date)
+        let gray = try PixelBuffer(format: .gray8, width: 64, height: 64)
+        #expect(throws: FilterError("the watermark cannot filter a gray8 frame — render the picture as bgra8 or nv12 before filtering it")) {
+            try Watermark(WatermarkSettings()).apply(to: gray, at: Self.date)
         }
     }
 
