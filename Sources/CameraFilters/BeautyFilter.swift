@@ -6,9 +6,10 @@ import Foundation
 ///
 /// The guided filter fits luma in each window as a·I + b with a = σ²/(σ² + ε): on noise and
 /// pores (σ² ≪ ε) a → 0 and the window's mean wins; across an edge (σ² ≫ ε) a → 1 and the edge
-/// stays. The smoothed luma replaces the original, by `strength` times the pixel's skin weight
-/// (an ellipse in Cb/Cr around skin tones, soft at its rim), shifted into all three channels
-/// alike so hue is kept; sky, foliage and clothes are left alone. Strength 0 returns at once.
+/// stays. The smoothed luma replaces the original by `strength` times the pixel's skin weight
+/// (an ellipse in Cb/Cr around skin tones, soft at its rim): in bgra8 the change goes into all
+/// three channels alike, in nv12 into the luma plane, so hue is kept either way; sky, foliage
+/// and clothes are left alone. Strength 0 returns at once.
 public final class BeautyFilter: FrameFilter {
     /// The strengths a beauty filter allows.
     public static let strengths = 0.0...1.0
@@ -30,37 +31,74 @@ public final class BeautyFilter: FrameFilter {
     }
 
     public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
-        guard buffer.format == .bgra8 else {
-            throw .unsupportedFormat(buffer.format, filter: "the beauty filter", supported: "bgra8")
+        let range: YCbCrRange?
+        switch buffer.format {
+        case .bgra8: range = nil
+        case .nv12(let nv12Range): range = nv12Range
+        default: throw .unsupportedFormat(buffer.format, filter: "the beauty filter", supported: "bgra8 or nv12")
         }
         guard strength > 0 else { return }
-        let width = buffer.width, height = buffer.height, plane = buffer.planes[0]
-        let radius = max(Int((Double(height) * BeautyFilter.radiusPerHeight).rounded()), 3)
-        let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
-        let amount = Float(strength)
+        let radius = max(Int((Double(buffer.height) * BeautyFilter.radiusPerHeight).rounded()), 3)
         scratch.withLock { planes in
-            planes.resize(width: width, height: height)
-            for y in 0..<height {
-                let row = pixels + y * plane.bytesPerRow
-                for x in 0..<width {
-                    let pixel = row + 4 * x
-                    planes.luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
-                }
+            planes.resize(width: buffer.width, height: buffer.height)
+            if let range {
+                smoothNV12(buffer, range: range, radius: radius, planes: &planes)
+            } else {
+                smoothBGRA(buffer, radius: radius, planes: &planes)
             }
-            planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
-            for y in 0..<height {
-                let row = pixels + y * plane.bytesPerRow
-                for x in 0..<width {
-                    let pixel = row + 4 * x
-                    let blue = Float(pixel[0]), green = Float(pixel[1]), red = Float(pixel[2])
-                    let weight = amount * BeautyFilter.skinWeight(red: red, green: green, blue: blue)
-                    guard weight > 0 else { continue }
-                    let index = y * width + x
-                    let shift = weight * 255 * (planes.smoothed[index] - planes.luma[index])
-                    pixel[0] = BeautyFilter.byte(blue + shift)
-                    pixel[1] = BeautyFilter.byte(green + shift)
-                    pixel[2] = BeautyFilter.byte(red + shift)
-                }
+        }
+    }
+
+    /// bgra8: luma from R'G'B' (BT.601 weights), the change added to all three channels.
+    private func smoothBGRA(_ buffer: PixelBuffer, radius: Int, planes: inout GuidedFilterPlanes) {
+        let width = buffer.width, bytesPerRow = buffer.planes[0].bytesPerRow, amount = Float(strength)
+        let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        for y in 0..<buffer.height {
+            let row = pixels + y * bytesPerRow
+            for x in 0..<width {
+                let pixel = row + 4 * x
+                planes.luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
+            }
+        }
+        planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
+        for y in 0..<buffer.height {
+            let row = pixels + y * bytesPerRow
+            for x in 0..<width {
+                let pixel = row + 4 * x
+                let blue = Float(pixel[0]), green = Float(pixel[1]), red = Float(pixel[2])
+                let weight = amount * BeautyFilter.skinWeight(red: red, green: green, blue: blue)
+                guard weight > 0 else { continue }
+                let index = y * width + x
+                let shift = weight * 255 * (planes.smoothed[index] - planes.luma[index])
+                pixel[0] = BeautyFilter.byte(blue + shift)
+                pixel[1] = BeautyFilter.byte(green + shift)
+                pixel[2] = BeautyFilter.byte(red + shift)
+            }
+        }
+    }
+
+    /// nv12: the luma plane smoothed in place (scaled from the range's black…white to 0…1), the
+    /// skin weight from each pixel's colour; chroma is left as it is, as the bgra8 path keeps it.
+    private func smoothNV12(_ buffer: PixelBuffer, range: YCbCrRange, radius: Int, planes: inout GuidedFilterPlanes) {
+        let (black, scale): (Float, Float) = range == .video ? (16, 219) : (0, 255)
+        let width = buffer.width, amount = Float(strength)
+        let luma = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self), lumaStride = buffer.planes[0].bytesPerRow
+        let chroma = buffer.baseAddress(plane: 1).assumingMemoryBound(to: UInt8.self), chromaStride = buffer.planes[1].bytesPerRow
+        for y in 0..<buffer.height {
+            let row = luma + y * lumaStride
+            for x in 0..<width {
+                planes.luma[y * width + x] = (Float(row[x]) - black) / scale
+            }
+        }
+        planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
+        for y in 0..<buffer.height {
+            let row = luma + y * lumaStride, pairs = chroma + y / 2 * chromaStride
+            for x in 0..<width {
+                let colour = BT709.decode(y: row[x], cb: pairs[x & ~1], cr: pairs[x | 1], range: range)
+                let weight = amount * BeautyFilter.skinWeight(red: Float(colour.red), green: Float(colour.green), blue: Float(colour.blue))
+                guard weight > 0 else { continue }
+                let index = y * width + x
+                row[x] = BeautyFilter.byte(Float(row[x]) + weight * scale * (planes.smoothed[index] - planes.luma[index]))
             }
         }
     }

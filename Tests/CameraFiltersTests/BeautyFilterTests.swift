@@ -85,10 +85,39 @@ struct BeautyFilterTests {
         }
     }
 
+    @Test("on nv12 the luma of a noisy skin patch is smoothed and its chroma kept", arguments: [YCbCrRange.video, .full])
+    func nv12(range: YCbCrRange) throws {
+        let source = try Self.noisy { _ in Self.lightSkin }
+        let frame = try PixelBuffer(format: .nv12(range), width: 96, height: 96)
+        for y in 0..<96 {
+            for x in 0..<96 {
+                let pixel = source.rgba(x, y)
+                let encoded = BT709.encode(red: pixel.x, green: pixel.y, blue: pixel.z, range: range)
+                frame[plane: 0, x: x, y: y] = encoded.y
+                if x.isMultiple(of: 2) && y.isMultiple(of: 2) {
+                    frame[plane: 1, x: x, y: y / 2] = encoded.cb
+                    frame[plane: 1, x: x + 1, y: y / 2] = encoded.cr
+                }
+            }
+        }
+        let chroma = frame.bytes(plane: 1)
+        func variance() -> Double {
+            let values = (8..<88).flatMap { y in (8..<88).map { x in Double(frame[plane: 0, x: x, y: y]) } }
+            let mean = values.reduce(0, +) / Double(values.count)
+            return values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
+        }
+        let before = variance()
+        try BeautyFilter(strength: 1).apply(to: frame, at: Date())
+        let after = variance()
+        print("beauty 1 on nv12 \(range): luma variance \(before) → \(after)")
+        #expect(after < before * 0.25)
+        #expect(frame.bytes(plane: 1) == chroma)
+    }
+
     @Test("a frame in another format is refused")
     func otherFormats() throws {
         let frame = try PixelBuffer(format: .gray8, width: 8, height: 8)
-        #expect(throws: FilterError("the beauty filter cannot filter a gray8 frame — render the picture as bgra8 before filtering it")) {
+        #expect(throws: FilterError("the beauty filter cannot filter a gray8 frame — render the picture as bgra8 or nv12 before filtering it")) {
             try BeautyFilter(strength: 0.5).apply(to: frame, at: Date())
         }
     }
