@@ -40,27 +40,27 @@ public final class BeautyFilter: FrameFilter {
         guard strength > 0 else { return }
         let radius = max(Int((Double(buffer.height) * BeautyFilter.radiusPerHeight).rounded()), 3)
         scratch.withLock { planes in
-            planes.resize(width: buffer.width, height: buffer.height)
             if let range {
-                smoothNV12(buffer, range: range, radius: radius, planes: &planes)
+                smoothNV12(buffer, range: range, radius: radius, planes: planes)
             } else {
-                smoothBGRA(buffer, radius: radius, planes: &planes)
+                smoothBGRA(buffer, radius: radius, planes: planes)
             }
         }
     }
 
     /// bgra8: luma from R'G'B' (BT.601 weights), the change added to all three channels.
-    private func smoothBGRA(_ buffer: PixelBuffer, radius: Int, planes: inout GuidedFilterPlanes) {
+    private func smoothBGRA(_ buffer: PixelBuffer, radius: Int, planes: GuidedFilterPlanes) {
         let width = buffer.width, bytesPerRow = buffer.planes[0].bytesPerRow, amount = Float(strength)
         let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        let luma = planes.resize(width: width, height: buffer.height)
         for y in 0..<buffer.height {
             let row = pixels + y * bytesPerRow
             for x in 0..<width {
                 let pixel = row + 4 * x
-                planes.luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
+                luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
             }
         }
-        planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
+        let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
         for y in 0..<buffer.height {
             let row = pixels + y * bytesPerRow
             for x in 0..<width {
@@ -69,7 +69,7 @@ public final class BeautyFilter: FrameFilter {
                 let weight = amount * BeautyFilter.skinWeight(red: red, green: green, blue: blue)
                 guard weight > 0 else { continue }
                 let index = y * width + x
-                let shift = weight * 255 * (planes.smoothed[index] - planes.luma[index])
+                let shift = weight * 255 * (smoothed[index] - luma[index])
                 pixel[0] = BeautyFilter.byte(blue + shift)
                 pixel[1] = BeautyFilter.byte(green + shift)
                 pixel[2] = BeautyFilter.byte(red + shift)
@@ -79,18 +79,19 @@ public final class BeautyFilter: FrameFilter {
 
     /// nv12: the luma plane smoothed in place (scaled from the range's black…white to 0…1), the
     /// skin weight from each pixel's colour; chroma is left as it is, as the bgra8 path keeps it.
-    private func smoothNV12(_ buffer: PixelBuffer, range: YCbCrRange, radius: Int, planes: inout GuidedFilterPlanes) {
+    private func smoothNV12(_ buffer: PixelBuffer, range: YCbCrRange, radius: Int, planes: GuidedFilterPlanes) {
         let (black, scale): (Float, Float) = range == .video ? (16, 219) : (0, 255)
         let width = buffer.width, amount = Float(strength)
         let luma = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self), lumaStride = buffer.planes[0].bytesPerRow
         let chroma = buffer.baseAddress(plane: 1).assumingMemoryBound(to: UInt8.self), chromaStride = buffer.planes[1].bytesPerRow
+        let normalized = planes.resize(width: width, height: buffer.height)
         for y in 0..<buffer.height {
             let row = luma + y * lumaStride
             for x in 0..<width {
-                planes.luma[y * width + x] = (Float(row[x]) - black) / scale
+                normalized[y * width + x] = (Float(row[x]) - black) / scale
             }
         }
-        planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
+        let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
         for y in 0..<buffer.height {
             let row = luma + y * lumaStride, pairs = chroma + y / 2 * chromaStride
             for x in 0..<width {
@@ -98,7 +99,7 @@ public final class BeautyFilter: FrameFilter {
                 let weight = amount * BeautyFilter.skinWeight(red: Float(colour.red), green: Float(colour.green), blue: Float(colour.blue))
                 guard weight > 0 else { continue }
                 let index = y * width + x
-                row[x] = BeautyFilter.byte(Float(row[x]) + weight * scale * (planes.smoothed[index] - planes.luma[index]))
+                row[x] = BeautyFilter.byte(Float(row[x]) + weight * scale * (smoothed[index] - normalized[index]))
             }
         }
     }

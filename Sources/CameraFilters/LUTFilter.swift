@@ -4,14 +4,14 @@ import Foundation
 /// Grades bgra8 frames through a 3D LUT with tetrahedral interpolation on the 8-bit encoded values,
 /// as DaVinci Resolve and OpenColorIO do.
 ///
-/// Everything that depends only on the LUT is computed once: the entries scaled to 0…255 (plus
-/// the half that rounds them), and for each 8-bit input value of each channel its lattice cell
-/// (as an offset into the table) and its place in that cell. A pixel is then three lookups, the
+/// Everything that depends only on the LUT is computed once: the entries scaled to 0…255, and
+/// for each 8-bit input value of each channel its lattice cell (as an offset into the table) and
+/// its place in that cell. A pixel is then three lookups, the
 /// choice of one of the cell's six tetrahedra by comparing the three places, and a weighted sum of
 /// four corners. An identity LUT gives every value back exactly; alpha is left as it is.
 public struct LUTFilter: FrameFilter {
     public let lut: CubeLUT
-    /// The entries as 0…255 values plus 0.5, alpha lane unused.
+    /// The entries as 0…255 values, alpha lane unused.
     private let table: [SIMD4<Float>]
     /// For red, green then blue, 256 values each: the offset of the value's cell's first corner.
     private let cellOffsets: [Int32]
@@ -20,7 +20,7 @@ public struct LUTFilter: FrameFilter {
 
     public init(_ lut: CubeLUT) {
         self.lut = lut
-        table = lut.entries.map { SIMD4($0 * 255, 0) + 0.5 }
+        table = lut.entries.map { SIMD4($0 * 255, 0) }
         let strides = [1, lut.size, lut.size * lut.size]
         var cellOffsets = [Int32](), places = [Float]()
         for channel in 0..<3 {
@@ -58,7 +58,7 @@ public struct LUTFilter: FrameFilter {
                             let pixel = row + 4 * x
                             let red = Int(pixel[2]), green = 256 + Int(pixel[1]), blue = 512 + Int(pixel[0])
                             let colour = Self.tetrahedral(
-                                table, corner: Int(cells[red] + cells[green] + cells[blue]),
+                                table, corner: Int(cells[red] &+ cells[green] &+ cells[blue]),
                                 places: (places[red], places[green], places[blue]), strides: (1, greenStride, blueStride))
                             pixel[0] = Self.byte(colour.z)
                             pixel[1] = Self.byte(colour.y)
@@ -71,36 +71,32 @@ public struct LUTFilter: FrameFilter {
     }
 
     /// The colour at `places` in the cell whose first corner is `corner`: the places sorted
-    /// (largest first) pick the tetrahedron, whose four corners are reached by stepping along
-    /// the axes in that order; the weights are the differences of consecutive places.
+    /// (largest first) pick the tetrahedron, whose four corners are reached by stepping along the
+    /// largest place's axis, then the middle one's, then the smallest's; the weights are the
+    /// differences of consecutive places. Selects by conditional moves, not branches, which
+    /// noisy pixels would mispredict. Where places tie, the corners whose weights are zero may
+    /// be either.
     @inline(__always)
     private static func tetrahedral(_ table: UnsafeBufferPointer<SIMD4<Float>>, corner: Int,
                                     places: (Float, Float, Float), strides: (Int, Int, Int)) -> SIMD4<Float> {
         let (r, g, b) = places
-        let first: (Float, Int), second: (Float, Int), third: (Float, Int)
-        if r > g {
-            if g > b { (first, second, third) = ((r, strides.0), (g, strides.1), (b, strides.2)) }
-            else if r > b { (first, second, third) = ((r, strides.0), (b, strides.2), (g, strides.1)) }
-            else { (first, second, third) = ((b, strides.2), (r, strides.0), (g, strides.1)) }
-        } else {
-            if b > g { (first, second, third) = ((b, strides.2), (g, strides.1), (r, strides.0)) }
-            else if b > r { (first, second, third) = ((g, strides.1), (b, strides.2), (r, strides.0)) }
-            else { (first, second, third) = ((g, strides.1), (r, strides.0), (b, strides.2)) }
-        }
+        let largest = max(max(r, g), b), smallest = min(min(r, g), b), middle = r + g + b - largest - smallest
+        let redOverGreen = r > g, greenOverBlue = g > b, redOverBlue = r > b
+        let largestStride = redOverGreen && redOverBlue ? strides.0 : (!redOverGreen && greenOverBlue ? strides.1 : strides.2)
+        let smallestStride = !redOverGreen && !redOverBlue ? strides.0 : (redOverGreen && !greenOverBlue ? strides.1 : strides.2)
+        let all = strides.0 &+ strides.1 &+ strides.2
         let c0 = table[corner]
-        let c1 = table[corner + first.1]
-        let c2 = table[corner + first.1 + second.1]
-        let c3 = table[corner + first.1 + second.1 + third.1]
-        var colour = c0 * (1 - first.0)
-        colour.addProduct(c1, first.0 - second.0)
-        colour.addProduct(c2, second.0 - third.0)
-        colour.addProduct(c3, third.0)
-        return colour
+        let c1 = table[corner &+ largestStride]
+        let c2 = table[corner &+ all &- smallestStride]
+        let c3 = table[corner &+ all]
+        // Products and sums, not `addProduct`: without FMA in the target, that is a libm call per lane.
+        return c0 * (1 - largest) + c1 * (largest - middle) + c2 * (middle - smallest) + c3 * smallest
     }
 
-    /// A rounded value (the half already added) as a byte, clamped to 0…255.
+    /// The nearest byte to `value`, clamped to 0…255: adding 2²³ rounds it into the float's low
+    /// mantissa bits, with no conversion instruction and no overflow trap.
     @inline(__always)
     private static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max(value, 0), 255))
+        UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + 8_388_608).bitPattern)
     }
 }
