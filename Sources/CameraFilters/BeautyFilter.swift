@@ -18,7 +18,7 @@ public final class BeautyFilter: FrameFilter {
     /// The window radius as a fraction of the frame height (at least 3 pixels).
     private static let radiusPerHeight = 0.007
     /// ε, in luma units of 0…1: the local variance below which detail counts as texture to smooth.
-    private static let epsilon: Float = 0.04 * 0.04
+    private static let epsilon: Float = 0.02 * 0.02
     /// The luma and guided-filter planes, kept between frames of one size.
     private let scratch = Locked(GuidedFilterPlanes())
 
@@ -57,7 +57,7 @@ public final class BeautyFilter: FrameFilter {
             let row = pixels + y * bytesPerRow
             for x in 0..<width {
                 let pixel = row + 4 * x
-                luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) / 255
+                luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) * (1 / 255 as Float)
             }
         }
         let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
@@ -81,14 +81,14 @@ public final class BeautyFilter: FrameFilter {
     /// skin weight from each pixel's colour; chroma is left as it is, as the bgra8 path keeps it.
     private func smoothNV12(_ buffer: PixelBuffer, range: YCbCrRange, radius: Int, planes: GuidedFilterPlanes) {
         let (black, scale): (Float, Float) = range == .video ? (16, 219) : (0, 255)
-        let width = buffer.width, amount = Float(strength)
+        let width = buffer.width, amount = Float(strength), inverseScale = 1 / scale
         let luma = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self), lumaStride = buffer.planes[0].bytesPerRow
         let chroma = buffer.baseAddress(plane: 1).assumingMemoryBound(to: UInt8.self), chromaStride = buffer.planes[1].bytesPerRow
         let normalized = planes.resize(width: width, height: buffer.height)
         for y in 0..<buffer.height {
             let row = luma + y * lumaStride
             for x in 0..<width {
-                normalized[y * width + x] = (Float(row[x]) - black) / scale
+                normalized[y * width + x] = (Float(row[x]) - black) * inverseScale
             }
         }
         let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
@@ -109,9 +109,10 @@ public final class BeautyFilter: FrameFilter {
     static func skinWeight(red: Float, green: Float, blue: Float) -> Float {
         let cb = 128 - 0.168_736 * red - 0.331_264 * green + 0.5 * blue
         let cr = 128 + 0.5 * red - 0.418_688 * green - 0.081_312 * blue
-        let u = (cb - 102) / 30, v = (cr - 153) / 25
+        // Multiplications by reciprocals: a float division by a constant stays a division.
+        let u = (cb - 102) * (1 / 30 as Float), v = (cr - 153) * (1 / 25 as Float)
         let distance = u * u + v * v
-        return min(max((1.96 - distance) / 0.96, 0), 1)
+        return min(max((1.96 - distance) * (1 / 0.96 as Float), 0), 1)
     }
 
     /// The nearest byte to `value`, clamped to 0…255.
