@@ -55,11 +55,11 @@ public final class Watermark: FrameFilter {
         return PixelRegion(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
     }
 
-    /// The lines of text for `date`, top first.
+    /// The lines of text for `date`, top first: the settings' text (split at its line breaks),
+    /// then the time.
     func lines(at date: Date) -> [String] {
-        let time = TimestampText.string(for: date, in: settings.timeZone)
-        guard let text = settings.text, !text.isEmpty else { return [time] }
-        return [text, time]
+        let text = (settings.text ?? "").split(whereSeparator: \.isNewline).map(String.init)
+        return text + [TimestampText.string(for: date, in: settings.timeZone)]
     }
 
     /// Each glyph's sprite and the frame position of its top-left pixel (which may lie outside

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a `Watermark` burns into each frame: the frame's time and an optional line of text above
-/// it, in a corner, white with a dark outline so it reads on the sun and in shadow.
+/// What a `Watermark` burns into each frame: the frame's time and optional text above it, in a
+/// corner, white with a dark outline so it reads on the sun and in shadow.
 public struct WatermarkSettings: Sendable, Equatable {
     /// The corner the watermark sits in, a margin away from both edges.
     public enum Corner: String, Sendable, Hashable, CaseIterable {
@@ -13,7 +13,7 @@ public struct WatermarkSettings: Sendable, Equatable {
     /// The text heights, as fractions of the frame height, a watermark allows.
     public static let textHeights = 0.01...0.25
 
-    /// A line above the timestamp; nil or empty for the timestamp alone.
+    /// Text above the timestamp, one line per line break; nil or empty for the timestamp alone.
     public var text: String?
     public var corner: Corner
     /// The font's size (pixels per em) as a fraction of the frame height, 0.01…0.25.

@@ -33,6 +33,12 @@ struct CubeLUTTests {
         #expect(lut.entries[4] == SIMD3(1, 0, 0))
     }
 
+    @Test("a UTF-8 byte-order mark before the first keyword is skipped")
+    func byteOrderMark() throws {
+        let lut = try CubeLUT(contentsOfFile: TestFrames.file("bom.cube", "\u{FEFF}" + Self.swapping))
+        #expect(lut.title == "Swap red and blue" && lut.entries.count == 8)
+    }
+
     @Test("Resolve's LUT_3D_INPUT_RANGE sets the domain of all three channels")
     func inputRange() throws {
         let text = "LUT_3D_SIZE 2\nLUT_3D_INPUT_RANGE 0.1 0.9\n" + String(repeating: "0.5 0.5 0.5\n", count: 8)

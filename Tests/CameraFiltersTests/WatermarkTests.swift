@@ -90,12 +90,14 @@ struct WatermarkTests {
         #expect(Double(region.width) / Double(height) > 0.3, "\(region)")
     }
 
-    @Test("a second line of text makes the region taller")
+    @Test("each line of text above the timestamp makes the region taller, its bottom staying put")
     func textLine() throws {
         let plain = try Watermark(WatermarkSettings(timeZone: Self.utc)).region(width: 1280, height: 720, at: Self.date)
         let titled = try Watermark(WatermarkSettings(text: "Gate 3", timeZone: Self.utc)).region(width: 1280, height: 720, at: Self.date)
+        let twoLines = try Watermark(WatermarkSettings(text: "Gate 3\nNorth", timeZone: Self.utc)).region(width: 1280, height: 720, at: Self.date)
         #expect(titled.height > plain.height * 3 / 2)
-        #expect(titled.y + titled.height == plain.y + plain.height)
+        #expect(twoLines.height > titled.height + plain.height / 2)
+        #expect(titled.y + titled.height == plain.y + plain.height && twoLines.y + twoLines.height == plain.y + plain.height)
     }
 
     @Test("the timestamp reads yyyy-MM-dd HH:mm:ss in the given zone, as Foundation's formatter says", arguments: [
