@@ -1,7 +1,7 @@
 import CameraCore
 import Foundation
 
-/// Burns the frame's time (`yyyy-MM-dd HH:mm:ss`) and an optional line of text into bgra8 or nv12 frames,
+/// Burns the frame's time (`yyyy-MM-dd HH:mm:ss`) and optional text into bgra8 or nv12 frames,
 /// rendered by FreeType: white anti-aliased glyphs over a dark outline, in a corner.
 ///
 /// The size follows the frame height, so a 720p preview and a 4K recording look alike. Glyphs are
@@ -23,11 +23,17 @@ public final class Watermark: FrameFilter {
     }
 
     public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {
-        let mask = try mask(width: buffer.width, height: buffer.height, at: date)
+        let range: YCbCrRange?
         switch buffer.format {
-        case .bgra8: mask.blend(intoBGRA: buffer)
-        case .nv12(let range): mask.blend(intoNV12: buffer, range: range)
+        case .bgra8: range = nil
+        case .nv12(let nv12Range): range = nv12Range
         default: throw .unsupportedFormat(buffer.format, filter: "the watermark", supported: "bgra8 or nv12")
+        }
+        let mask = try mask(width: buffer.width, height: buffer.height, at: date)
+        if let range {
+            mask.blend(intoNV12: buffer, range: range)
+        } else {
+            mask.blend(intoBGRA: buffer)
         }
     }
 
