@@ -30,13 +30,17 @@ public final class BeautyFilter: FrameFilter {
         self.strength = strength
     }
 
-    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
-        let range: YCbCrRange?
-        switch buffer.format {
-        case .bgra8: range = nil
-        case .nv12(let nv12Range): range = nv12Range
-        default: throw .unsupportedFormat(buffer.format, filter: "the beauty filter", supported: "bgra8 or nv12")
+    /// bgra8 and nv12 (either range).
+    public func check(_ format: PixelFormat) throws(FilterError) {
+        switch format {
+        case .bgra8, .nv12: return
+        default: throw .unsupportedFormat(format, filter: "the beauty filter", supported: "bgra8 or nv12")
         }
+    }
+
+    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
+        try check(buffer.format)
+        let range: YCbCrRange? = if case .nv12(let range) = buffer.format { range } else { nil }
         guard strength > 0 else { return }
         let radius = max(Int((Double(buffer.height) * BeautyFilter.radiusPerHeight).rounded()), 3)
         scratch.withLock { planes in

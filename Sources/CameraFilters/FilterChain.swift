@@ -45,7 +45,17 @@ public struct FilterChain: FrameFilter {
     /// True when the chain leaves frames as they are.
     public var isEmpty: Bool { filters.isEmpty }
 
+    /// Throws when any filter of the chain cannot transform `format`.
+    public func check(_ format: PixelFormat) throws(FilterError) {
+        for filter in filters {
+            try filter.check(format)
+        }
+    }
+
+    /// Applies every filter in turn, after checking that all of them accept the frame's format,
+    /// so a frame that one filter refuses is left untouched by the others.
     public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {
+        try check(buffer.format)
         for filter in filters {
             try filter.apply(to: buffer, at: date)
         }

@@ -42,10 +42,14 @@ public struct LUTFilter: FrameFilter {
         self.init(try CubeLUT(contentsOfFile: path))
     }
 
-    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
-        guard buffer.format == .bgra8 else {
-            throw .unsupportedFormat(buffer.format, filter: "the LUT filter", supported: "bgra8")
+    public func check(_ format: PixelFormat) throws(FilterError) {
+        guard format == .bgra8 else {
+            throw .unsupportedFormat(format, filter: "the LUT filter", supported: "bgra8")
         }
+    }
+
+    public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
+        try check(buffer.format)
         let plane = buffer.planes[0], width = buffer.width
         let greenStride = lut.size, blueStride = lut.size * lut.size
         table.withUnsafeBufferPointer { table in

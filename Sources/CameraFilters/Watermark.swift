@@ -22,13 +22,17 @@ public final class Watermark: FrameFilter {
         glyphs = Locked(GlyphCache(font: try FontFace(path: settings.fontPath)))
     }
 
-    public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {
-        let range: YCbCrRange?
-        switch buffer.format {
-        case .bgra8: range = nil
-        case .nv12(let nv12Range): range = nv12Range
-        default: throw .unsupportedFormat(buffer.format, filter: "the watermark", supported: "bgra8 or nv12")
+    /// bgra8 and nv12 (either range).
+    public func check(_ format: PixelFormat) throws(FilterError) {
+        switch format {
+        case .bgra8, .nv12: return
+        default: throw .unsupportedFormat(format, filter: "the watermark", supported: "bgra8 or nv12")
         }
+    }
+
+    public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {
+        try check(buffer.format)
+        let range: YCbCrRange? = if case .nv12(let range) = buffer.format { range } else { nil }
         let mask = try mask(width: buffer.width, height: buffer.height, at: date)
         if let range {
             mask.blend(intoNV12: buffer, range: range)

@@ -29,6 +29,26 @@ struct FilterChainTests {
         #expect(chained.bytes(plane: 0) == byHand.bytes(plane: 0))
     }
 
+    @Test("a frame one filter refuses is left untouched by the filters before it")
+    func refusedFrameUntouched() throws {
+        let skin = BT709.encode(red: 224, green: 172, blue: 140, range: .video)
+        let frame = try PixelBuffer(format: .nv12(.video), width: 64, height: 64)
+        for y in 0..<64 {
+            for x in 0..<64 {
+                frame[plane: 0, x: x, y: y] = skin.y &+ UInt8((x * 7 + y * 13) % 17)
+                if y < 32 { frame[plane: 1, x: x, y: y] = x.isMultiple(of: 2) ? skin.cb : skin.cr }
+            }
+        }
+        let original = frame.copy()
+        let chain = FilterChain([try BeautyFilter(strength: 1), LUTFilter(try CubeLUT.identity(size: 2))])
+        #expect(throws: FilterError("the LUT filter cannot filter a nv12 frame — render the picture as bgra8 before filtering it")) {
+            try chain.apply(to: frame, at: Date())
+        }
+        #expect(frame.bytes(plane: 0) == original.bytes(plane: 0) && frame.bytes(plane: 1) == original.bytes(plane: 1))
+        try chain.filters[0].apply(to: frame, at: Date())
+        #expect(frame.bytes(plane: 0) != original.bytes(plane: 0), "the beauty filter alone changes this frame")
+    }
+
     @Test("bad settings fail when the chain is built, naming what is wrong", arguments: [
         (FilterSettings(beauty: 1.5), "a beauty strength of 1.5 is outside 0…1"),
         (FilterSettings(lutPath: "/nonexistent/grade.cube"), "cannot read the LUT /nonexistent/grade.cube: no such file"),
