@@ -16,7 +16,9 @@ struct CubeParser {
     }
 
     mutating func read(_ rawLine: Substring, at line: Int) throws(FilterError) {
-        let content = rawLine.prefix { $0 != "#" }
+        // A quoted title may hold a "#"; anywhere else it starts a comment.
+        let isTitle = rawLine.drop { $0.isWhitespace }.hasPrefix("TITLE")
+        let content = isTitle ? rawLine[...] : rawLine.prefix { $0 != "#" }
         let fields = content.split(whereSeparator: \.isWhitespace)
         guard let keyword = fields.first else { return }
         lastLine = line

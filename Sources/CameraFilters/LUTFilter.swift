@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Everything that depends only on the LUT is computed once: the entries scaled to 0…255, and
 /// for each 8-bit input value of each channel its lattice cell (as an offset into the table) and
-/// its place in that cell. A pixel is then three lookups, the
-/// choice of one of the cell's six tetrahedra by comparing the three places, and a weighted sum of
-/// four corners. An identity LUT gives every value back exactly; alpha is left as it is.
+/// its place in that cell. A pixel is then three lookups, the choice of one of the cell's six
+/// tetrahedra by comparing the three places, and a weighted sum of four corners. An identity LUT
+/// gives every value back exactly; alpha is left as it is.
 public struct LUTFilter: FrameFilter {
     public let lut: CubeLUT
     /// The entries as 0…255 values, alpha lane unused.
@@ -42,6 +42,7 @@ public struct LUTFilter: FrameFilter {
         self.init(try CubeLUT(contentsOfFile: path))
     }
 
+    /// bgra8 only: a LUT maps R'G'B' colours, which nv12 holds only after a conversion.
     public func check(_ format: PixelFormat) throws(FilterError) {
         guard format == .bgra8 else {
             throw .unsupportedFormat(format, filter: "the LUT filter", supported: "bgra8")

@@ -33,6 +33,12 @@ struct CubeLUTTests {
         #expect(lut.entries[4] == SIMD3(1, 0, 0))
     }
 
+    @Test("a title may hold a #, which elsewhere starts a comment")
+    func hashInTitle() throws {
+        let lut = try CubeLUT(parsing: "TITLE \"Look #2\"\nLUT_3D_SIZE 2 # per axis\n" + Self.entries8, source: "look.cube")
+        #expect(lut.title == "Look #2" && lut.size == 2)
+    }
+
     @Test("a UTF-8 byte-order mark before the first keyword is skipped")
     func byteOrderMark() throws {
         let lut = try CubeLUT(contentsOfFile: TestFrames.file("bom.cube", "\u{FEFF}" + Self.swapping))
