@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev", "fonts-dejavu-core"])]),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
@@ -47,6 +49,7 @@ let package = Package(
             name: "CameraEvaluation",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCapture", "CameraCodecs", "CameraSimulated"]
         ),
+        .target(name: "CameraFilters", dependencies: ["CameraCore", "CFreeType"]),
         .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
@@ -86,6 +89,7 @@ let package = Package(
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
                                                              "CameraPhotos", "CameraTestSupport"]),
+        .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
         .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
