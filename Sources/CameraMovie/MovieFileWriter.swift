@@ -64,6 +64,9 @@ public final class MovieFileWriter {
 
     /// Sample frames of silence put into gaps in the audio (a microphone's overrun), so far.
     public var audioSilenceFrames: Int64 { audio?.silenceFrames ?? 0 }
+    /// Sample frames of audio left out, so far: before the first frame, overlapping audio already
+    /// placed, or (once finished) after the last frame.
+    public var audioDroppedFrames: Int64 { audio?.droppedFrames ?? 0 }
 
     /// Encodes `frame` and writes what the encoders have ready.
     public func append(_ frame: Frame) throws(MovieError) {

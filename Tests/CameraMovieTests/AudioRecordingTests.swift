@@ -20,13 +20,17 @@ struct AudioRecordingTests {
         var pulled: Int64 = 0
         /// Sample indices whose chunks are withheld, as an overrun loses them.
         var lost: Range<Int64> = 0..<0
+        /// Samples of the chunks withheld so far.
+        var withheld: Int64 = 0
 
         mutating func chunks(upTo time: MediaTime) -> [AudioChunk] {
             let end = time.converted(toTimescale: 48_000).value
             var chunks: [AudioChunk] = []
             while pulled < end {
                 let count = Int(min(1_024, end - pulled))
-                if !lost.contains(pulled) {
+                if lost.contains(pulled) {
+                    withheld += Int64(count)
+                } else {
                     chunks.append(AudioChunk(samples: microphone.samples(from: pulled, count: count), sampleRate: 48_000, channelCount: 1,
                                              presentationTime: MediaTime(value: pulled, timescale: 48_000)))
                 }
@@ -106,6 +110,28 @@ struct AudioRecordingTests {
             let gap = Int(lost.lowerBound) + 1_024 + 480..<Int(lost.upperBound) + 1_024 - 480
             let quiet = decoded[gap].map { abs($0) }.max() ?? 1
             #expect(quiet < 0.01, "the gap decodes to silence (peak \(quiet))")
+        }
+    }
+
+    @Test("The writer counts what it did to the audio: the half second before the first frame dropped, a lost chunk filled")
+    func theWriterCountsDropsAndGaps() async throws {
+        try await withTemporaryFile { path in
+            let camera = try recordingCamera(.grayCard)
+            let writer = try MovieFileWriter(path: path, size: recordingSize, frameRate: 30, audio: MovieFileWriter.AudioFormat())
+            var microphone = VirtualMicrophone(lost: 30_720..<40_960)
+            var frame = try await camera.nextFrame()
+            for _ in 0..<15 { frame = try await camera.nextFrame() }
+            for _ in 0..<30 {
+                for chunk in microphone.chunks(upTo: frame.presentationTime) { try writer.append(chunk) }
+                try writer.append(frame)
+                frame = try await camera.nextFrame()
+            }
+            for chunk in microphone.chunks(upTo: frame.presentationTime) { try writer.append(chunk) }
+            let summary = try writer.finish()
+            #expect(writer.audioDroppedFrames == 24_000)
+            #expect(microphone.withheld > 9_000)
+            #expect(writer.audioSilenceFrames == microphone.withheld)
+            #expect(summary.audioDuration == 1 && summary.duration == 1)
         }
     }
 
