@@ -15,7 +15,7 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 # to read them back in the tests); the browser tests use chromium, chromium-driver and a
 # venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese.
 APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
-	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg \
+	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg libasound2-dev \
 	libfreetype-dev fonts-dejavu-core \
 	chromium chromium-driver python3-venv fonts-wqy-microhei
 

@@ -37,6 +37,7 @@ let package = Package(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
@@ -50,6 +51,7 @@ let package = Package(
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCapture", "CameraCodecs", "CameraSimulated"]
         ),
         .target(name: "CameraFilters", dependencies: ["CameraCore", "CFreeType"]),
+        .target(name: "CameraAudio", dependencies: ["CameraCore", "CALSA"]),
         .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
@@ -90,7 +92,8 @@ let package = Package(
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
                                                              "CameraPhotos", "CameraTestSupport"]),
         .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
-        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
+        .testTarget(name: "CameraAudioTests", dependencies: ["CameraAudio", "CameraCore"]),
+        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),

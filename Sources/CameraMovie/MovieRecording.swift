@@ -48,18 +48,21 @@ public final class MovieRecording {
     private let partialPath: String
     private let limits: Limits
     private let writer: MovieFileWriter
+    private let recordsAudio: Bool
     private var lastSize: Int64 = 0, largestGrowth: Int64 = 0
 
-    /// Starts a take for `path` (written as `path.partial` until it is saved); refuses to start
-    /// when the volume already has less free space than `limits.minimumFreeBytes`.
-    public init(path: String, size: PixelSize, frameRate: Int, limits: Limits, encoder: String = H264EncoderChoice.software)
-        throws(MovieError) {
+    /// Starts a take for `path` (written as `path.partial` until it is saved), with sound when
+    /// `audio` is given; refuses to start when the volume already has less free space than
+    /// `limits.minimumFreeBytes`.
+    public init(path: String, size: PixelSize, frameRate: Int, limits: Limits, encoder: String = H264EncoderChoice.software,
+                audio: MovieFileWriter.AudioFormat? = nil) throws(MovieError) {
         (self.path, partialPath, self.limits) = (path, path + Self.partialSuffix, limits)
         if let minimum = limits.minimumFreeBytes, case let free = try Self.freeBytes(at: FileSystem.parent(of: path)), free < minimum {
             throw MovieError("only \(free >> 20) MB free where \(path) would go, under the minimum of \(minimum >> 20) MB — "
                 + "free some space or lower --min-free")
         }
-        writer = try MovieFileWriter(path: partialPath, size: size, frameRate: frameRate, encoder: encoder)
+        writer = try MovieFileWriter(path: partialPath, size: size, frameRate: frameRate, encoder: encoder, audio: audio)
+        recordsAudio = audio != nil
     }
 
     /// Frames recorded so far, and the file's size (its completed fragments).
@@ -75,6 +78,11 @@ public final class MovieRecording {
         return nil
     }
 
+    /// Records a microphone's `chunk`: placed by its time beside the frames, ending with the last of them.
+    public func append(_ chunk: AudioChunk) throws(MovieError) {
+        try writer.append(chunk)
+    }
+
     /// Ends the take: the file is completed, flushed, validated and renamed to `path`.
     public func finish(reason: StopReason = .stopped) throws(MovieError) -> Saved {
         let summary = try writer.finish()
@@ -87,6 +95,10 @@ public final class MovieRecording {
         guard validation.frames == summary.frames, validation.lastGroupFrames > 0 || summary.frames == 0 else {
             throw MovieError("\(partialPath) holds \(validation.frames) of the \(summary.frames) frames recorded — "
                 + "it is kept under that name; run camerasun library repair")
+        }
+        guard validation.hasAudio == recordsAudio || summary.frames == 0 else {
+            throw MovieError("\(partialPath) has \(validation.hasAudio ? "an" : "no") audio stream in a take recorded "
+                + "\(recordsAudio ? "with" : "without") sound — it is kept under that name; run camerasun library repair")
         }
         do {
             try FileSystem.rename(partialPath, to: path)

@@ -2,7 +2,9 @@ import CameraCore
 internal import CFFmpeg
 
 /// H.264 encoding of camera frames through libavcodec: each frame converted to 4:2:0 BT.709
-/// video range by libswscale, a keyframe every second, packets handed on as they come.
+/// video range by libswscale, a keyframe every second, packets handed on as they come. No
+/// B-frames: packets come in presentation order, so a fragment of the file, cut at a keyframe,
+/// ends at the same time in the video as in the audio beside it (a file cut by a kill stays in step).
 final class VideoEncoder {
     /// What the encoder is opened with.
     struct Settings {
@@ -44,6 +46,7 @@ final class VideoEncoder {
         context.pointee.time_base = Self.timeBase
         context.pointee.framerate = AVRational(num: Int32(settings.frameRate), den: 1)
         context.pointee.gop_size = Int32(settings.frameRate)
+        context.pointee.max_b_frames = 0
         context.pointee.color_range = AVCOL_RANGE_MPEG
         context.pointee.colorspace = AVCOL_SPC_BT709
         context.pointee.color_primaries = AVCOL_PRI_BT709

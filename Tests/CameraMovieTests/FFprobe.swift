@@ -9,6 +9,8 @@ enum FFprobe {
         let pixelFormat: String
         let colorSpace: String?
         let frames: Int
+        /// The first frame's time.
+        let start: Double
         let duration: Double
     }
 
@@ -18,7 +20,7 @@ enum FFprobe {
 
     static func streams(of path: String) throws -> VideoStream {
         let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                  "-show_entries", "stream=codec_name,pix_fmt,color_space,nb_read_frames,duration",
+                                                  "-show_entries", "stream=codec_name,pix_fmt,color_space,nb_read_frames,start_time,duration",
                                                   "-of", "json", path])
         struct Report: Decodable {
             struct Stream: Decodable {
@@ -26,6 +28,7 @@ enum FFprobe {
                 let pix_fmt: String
                 let color_space: String?
                 let nb_read_frames: String
+                let start_time: String?
                 let duration: String?
             }
             let streams: [Stream]
@@ -36,7 +39,54 @@ enum FFprobe {
         }
         let duration = try stream.duration.flatMap(Double.init) ?? formatDuration(of: path)
         return VideoStream(codec: stream.codec_name, pixelFormat: stream.pix_fmt, colorSpace: stream.color_space,
-                           frames: frames, duration: duration)
+                           frames: frames, start: stream.start_time.flatMap(Double.init) ?? 0, duration: duration)
+    }
+
+    /// What ffprobe reports of a file's first audio stream, its start and duration from its packets' times.
+    struct AudioStream {
+        let codec: String
+        let sampleRate: Int
+        let channels: Int
+        let packets: Int
+        /// The first packet's time: before 0 by the AAC encoder's priming, which the edit list hides.
+        let start: Double
+        let duration: Double
+    }
+
+    static func audioStream(of path: String) throws -> AudioStream {
+        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                  "stream=codec_name,sample_rate,channels:packet=pts_time,duration_time", "-of", "json", path])
+        struct Report: Decodable {
+            struct Stream: Decodable {
+                let codec_name: String
+                let sample_rate: String
+                let channels: Int
+            }
+            struct Packet: Decodable {
+                let pts_time: String
+                let duration_time: String?
+            }
+            let streams: [Stream]
+            let packets: [Packet]?
+        }
+        let report = try JSONDecoder().decode(Report.self, from: output.stdout)
+        guard let stream = report.streams.first, let sampleRate = Int(stream.sample_rate) else {
+            throw Failure(description: "ffprobe found no audio stream in \(path): \(output.stderr)")
+        }
+        let spans = (report.packets ?? []).compactMap { packet -> (Double, Double)? in
+            guard let start = Double(packet.pts_time) else { return nil }
+            return (start, start + (packet.duration_time.flatMap(Double.init) ?? 0))
+        }
+        let start = spans.map(\.0).min() ?? 0
+        return AudioStream(codec: stream.codec_name, sampleRate: sampleRate, channels: stream.channels, packets: spans.count, start: start,
+                           duration: (spans.map(\.1).max() ?? 0) - start)
+    }
+
+    /// The file's audio decoded by ffmpeg to mono 48 kHz Float32 (`-f f32le -ac 1 -ar 48000`), from
+    /// the audio stream's first packet (`AudioStream.start`) on.
+    static func decodedAudio(of path: String) throws -> [Float] {
+        let output = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
+        return output.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     /// What `ffmpeg -v error -i path -f null -` prints while decoding every frame ("" when all is well).
