@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie", "CameraAudio"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
         .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
         .target(
@@ -71,7 +71,8 @@ let package = Package(
             name: "CameraSunCLI",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
-                "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraBenchmarks",
+                "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraBenchmarks", "CameraMovie",
+                "CameraAudio",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),

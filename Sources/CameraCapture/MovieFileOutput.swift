@@ -1,3 +1,4 @@
+import CameraAudio
 import CameraCore
 import CameraMovie
 import Dispatch
@@ -71,21 +72,23 @@ public final class MovieFileOutput: CaptureOutput {
         }
     }
 
-    /// Starts a take at `path` (written as `path.partial` until it is saved) from the next frame.
+    /// Starts a take at `path` (written as `path.partial` until it is saved) from the next frame,
+    /// with the simulated microphone's sound when `microphone` is given (pulled up to each
+    /// frame's end, on the camera's timeline, so its clicks meet the camera's sync marks).
     /// Throws when a take is already running.
-    public func startRecording(to path: String, limits: MovieRecording.Limits) throws(MovieError) {
+    public func startRecording(to path: String, limits: MovieRecording.Limits, microphone: SimulatedMicrophone? = nil) throws(MovieError) {
         try state.withLock { (state) throws(MovieError) in
             guard state.take == nil else {
                 throw MovieError("already recording to \(state.status.path ?? "a file") — stop that take first")
             }
-            state.take = Take(path: path, limits: limits)
+            state.take = Take(path: path, limits: limits, microphone: microphone)
             state.accepting = true
             state.status = Status(isRecording: true, path: path)
         }
     }
 
-    /// Ends the take once the frames handed off are written, and returns it as saved.
-    public func stopRecording() async throws -> MovieRecording.Saved {
+    /// Ends the take once the frames handed off are written, and returns it as saved with `reason`.
+    public func stopRecording(reason: MovieRecording.StopReason = .stopped) async throws -> MovieRecording.Saved {
         try await withCheckedThrowingContinuation { continuation in
             let take = state.withLock { state -> Take? in
                 guard let take = state.take else { return nil }
@@ -97,7 +100,7 @@ public final class MovieFileOutput: CaptureOutput {
                 continuation.resume(throwing: MovieError("no take is being recorded — start one first"))
                 return
             }
-            encoding.async { self.finish(take, reason: .stopped) }
+            encoding.async { self.finish(take, reason: reason) }
         }
     }
 
@@ -172,12 +175,15 @@ public final class MovieFileOutput: CaptureOutput {
 private final class Take: @unchecked Sendable {
     let path: String
     let limits: MovieRecording.Limits
+    private let microphone: SimulatedMicrophone?
+    /// The microphone's next sample to record, on the camera's timeline.
+    private var nextSample: Int64?
     private(set) var recording: MovieRecording?
     private var span: (start: Double, end: Double)?
     var isFinished = false
 
-    init(path: String, limits: MovieRecording.Limits) {
-        (self.path, self.limits) = (path, limits)
+    init(path: String, limits: MovieRecording.Limits, microphone: SimulatedMicrophone?) {
+        (self.path, self.limits, self.microphone) = (path, limits, microphone)
     }
 
     /// Writes `frame`, or returns the limit that ends the take.
@@ -186,14 +192,29 @@ private final class Take: @unchecked Sendable {
         if let existing = self.recording {
             recording = existing
         } else {
+            let sound = microphone.map { MovieFileWriter.AudioFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }
             recording = try MovieRecording(path: path, size: PixelSize(width: frame.buffer.width, height: frame.buffer.height),
-                                           frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), limits: limits)
+                                           frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), limits: limits,
+                                           audio: sound)
             self.recording = recording
         }
         if let reason = try recording.append(frame.frame) { return reason }
+        if let microphone { try recordSound(microphone, through: frame, into: recording) }
         let start = span?.start ?? frame.presentationTime.seconds
         span = (start, frame.presentationTime.seconds + frame.frameDuration.seconds)
         return nil
+    }
+
+    /// The microphone's samples from where the last frame's ended to this frame's end.
+    private func recordSound(_ microphone: SimulatedMicrophone, through frame: CapturedFrame, into recording: MovieRecording)
+        throws(MovieError) {
+        let rate = Double(microphone.sampleRate)
+        let start = nextSample ?? Int64((frame.presentationTime.seconds * rate).rounded())
+        let end = Int64(((frame.presentationTime.seconds + frame.frameDuration.seconds) * rate).rounded())
+        guard end > start else { return }
+        nextSample = end
+        try recording.append(AudioChunk(samples: microphone.samples(from: start, count: Int(end - start)), sampleRate: microphone.sampleRate,
+                                        channelCount: 1, presentationTime: MediaTime(value: start, timescale: Int32(microphone.sampleRate))))
     }
 
     /// Frames, seconds (from the first frame's start to the last one's end) and bytes written so far.

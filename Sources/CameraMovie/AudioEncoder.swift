@@ -26,6 +26,7 @@ final class AudioEncoder {
     private var sent: Int64 = 0
 
     init(_ settings: Settings) throws(MovieError) {
+        FFmpegLog.quiet
         guard let codec = avcodec_find_encoder_by_name("aac") else {
             throw MovieError("FFmpeg's AAC encoder is not in this build — run make deps (installs libavcodec)")
         }

@@ -30,6 +30,7 @@ final class FragmentedMP4Muxer {
     /// Creates `path` for the streams `video` and `audio` make and writes its header.
     init(path: String, video: UnsafeMutablePointer<AVCodecContext>, audio: UnsafeMutablePointer<AVCodecContext>?) throws(MovieError) {
         var format: UnsafeMutablePointer<AVFormatContext>?
+        FFmpegLog.quiet
         let allocated = avformat_alloc_output_context2(&format, nil, "mp4", path)
         guard allocated >= 0, let format else {
             throw .ffmpeg("preparing the MP4 file \(path)", allocated, advice: "check that FFmpeg's libavformat is installed (make deps)")

@@ -11,6 +11,7 @@ extension H264EncoderChoice {
     /// then frames uploaded to it, which the encoder does not do yet: a machine with a device is
     /// told so. The V4L2 memory-to-memory encoder looks for its own node when it opens.
     static func openFailure(_ name: String, size: PixelSize) -> String? {
+        FFmpegLog.quiet
         guard let codec = avcodec_find_encoder_by_name(name) else { return "not in this FFmpeg build" }
         if name == "h264_vaapi" {
             var device: UnsafeMutablePointer<AVBufferRef>?

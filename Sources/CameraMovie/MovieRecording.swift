@@ -31,6 +31,8 @@ public final class MovieRecording {
         case maximumDuration = "maximum duration reached"
         case maximumSize = "maximum file size reached"
         case minimumFreeSpace = "minimum free disk space reached"
+        case interrupted = "stopped by Ctrl-C"
+        case signal = "stopped by a termination signal"
     }
 
     /// A take that counts as saved: validated, under its final name.

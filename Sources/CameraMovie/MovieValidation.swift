@@ -1,3 +1,4 @@
+import CameraCore
 internal import CFFmpeg
 
 /// What a recording holds, read back with libavformat before it counts as saved: its video
@@ -16,6 +17,10 @@ public struct MovieValidation: Equatable, Sendable {
     public let audioDuration: Double?
     /// Frames decoded from the last keyframe to the end: all of that group, when it is sound.
     public let lastGroupFrames: Int
+    /// The video's frame size and its streams' codecs, by FFmpeg's names (h264, aac).
+    public var size = PixelSize(width: 0, height: 0)
+    public var videoCodec = ""
+    public var audioCodec: String?
 
     public init(frames: Int, duration: Double, hasAudio: Bool, audioDuration: Double?, lastGroupFrames: Int) {
         (self.frames, self.duration, self.hasAudio, self.audioDuration, self.lastGroupFrames) =
@@ -26,6 +31,7 @@ public struct MovieValidation: Equatable, Sendable {
     /// more than one video frame from the video's, or its last group does not decode.
     public static func check(_ path: String) throws(MovieError) -> MovieValidation {
         var format: UnsafeMutablePointer<AVFormatContext>?
+        FFmpegLog.quiet
         let opened = avformat_open_input(&format, path, nil, nil)
         guard opened >= 0, let input = format else {
             throw .ffmpeg("opening the recording \(path)", opened, advice: "it is not a movie file CameraSun can read")
@@ -64,7 +70,13 @@ public struct MovieValidation: Equatable, Sendable {
                 + "the recording's sound is out of step; record it again")
         }
         let decoded = try GroupDecoder(video.pointee.codecpar, path: path).decode(lastGroup)
-        return MovieValidation(frames: frames, duration: seconds, hasAudio: audio != nil, audioDuration: audioSeconds, lastGroupFrames: decoded)
+        var validation = MovieValidation(frames: frames, duration: seconds, hasAudio: audio != nil, audioDuration: audioSeconds,
+                                         lastGroupFrames: decoded)
+        let parameters = video.pointee.codecpar.pointee
+        validation.size = PixelSize(width: Int(parameters.width), height: Int(parameters.height))
+        validation.videoCodec = String(cString: avcodec_get_name(parameters.codec_id))
+        validation.audioCodec = audio.map { String(cString: avcodec_get_name($0.pointee.codecpar.pointee.codec_id)) }
+        return validation
     }
 }
 

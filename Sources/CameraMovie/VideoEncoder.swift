@@ -32,6 +32,7 @@ final class VideoEncoder {
     private var converter: (format: PixelFormat, context: OpaquePointer)?
 
     init(_ settings: Settings) throws(MovieError) {
+        FFmpegLog.quiet
         guard let codec = avcodec_find_encoder_by_name(settings.encoder) else {
             throw MovieError("the H.264 encoder \(settings.encoder) is not in this FFmpeg build — run make deps (installs libavcodec with libx264)")
         }

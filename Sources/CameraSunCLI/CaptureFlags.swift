@@ -32,8 +32,9 @@ struct CaptureFlags {
     /// The camera the flags describe, set to the format that best meets the request and to the
     /// settings flags. A frame rate no format of the camera delivers is a usage error naming the
     /// camera's range.
-    func openCamera() throws -> OpenedCamera {
-        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual)
+    /// `syncMarks` asks a simulated camera to mark each whole second for the simulated microphone.
+    func openCamera(syncMarks: Bool = false) throws -> OpenedCamera {
+        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual, syncMarks: syncMarks)
         try settings.apply(to: opened.device)
         return opened
     }

@@ -56,6 +56,8 @@ public enum CommandLineTool {
             try await AEEvalCommand.run(ArgumentList(rest, command: "ae-eval"), terminal: terminal)
         case "photo":
             try await PhotoCommand.run(ArgumentList(rest, command: "photo"), terminal: terminal)
+        case "record":
+            try await RecordCommand.run(ArgumentList(rest, command: "record"), terminal: terminal)
         case "library":
             try LibraryCommand.run(rest, terminal: terminal)
         case "bench":

@@ -12,7 +12,8 @@ enum HelpCommand {
       scene list    list the built-in simulated scenes
       scene render  render one frame of a scene to a PNG
       photo         converge auto-exposure and take N photos into the library
-      library       the photo library: list, show ID, verify, repair
+      record        record H.264 + AAC into the library until Ctrl-C or a limit
+      library       the library of photos and movies: list, show ID, verify, repair
       ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
@@ -22,7 +23,7 @@ enum HelpCommand {
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]
     (default: sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
 
-    capture flags (meter, photo, serve): --width W --height H --framerate F (the camera's nearest
+    capture flags (meter, photo, record, serve): --width W --height H --framerate F (the camera's nearest
     format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
     error), --seed N, --realtime|--no-realtime, --hdr on|off (local tone mapping, default on, or the
     plain global curve), --flicker off|50|60|auto (default auto),
@@ -80,6 +81,19 @@ enum HelpCommand {
         (when it fired, 0…1) and shutterToFileMs (request → fsynced file and catalogue row). A
         photo the library cannot take is named on stderr with the reason and kept in
         $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
+        """,
+        "record": """
+        usage: camerasun record [--source SPEC] [--duration S] [--max-size MB] [--min-free MB] [--audio sim|none]
+                                [--library DIR] [--json] [capture flags (camerasun help)]
+        Records the camera (default 1280x720 at 30 fps, in real time) as H.264 with AAC sound in
+        fragmented MP4 into the library until Ctrl-C, SIGTERM or a limit: --duration seconds,
+        --max-size megabytes of file, --min-free megabytes left on the disk. A limit or a signal
+        ends the take cleanly: it is flushed, read back and checked, named and catalogued. A
+        progress line shows the time, size, frames and drops on a terminal; --json prints
+        {"asset":{id,path,duration,frames,size,video,audio,stopReason,recovered}}. --audio sim
+        (the default) records the simulated microphone, whose click at each second meets the
+        simulated camera's flash frame; none records the picture alone. A take cut off by
+        a crash is recovered by camerasun library repair.
         """,
         "devices": """
         usage: camerasun devices [--json]

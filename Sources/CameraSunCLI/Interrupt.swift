@@ -11,9 +11,18 @@ enum Interrupt {
         fileprivate var number: Int32 { self == .interrupt ? SIGINT : SIGTERM }
     }
 
-    /// Runs `work` until it finishes or a signal cancels it. Returns the signal, nil when the
-    /// work finished by itself.
-    static func runUntilSignalled(_ work: @escaping @Sendable () async throws -> Void) async throws -> Signal? {
+    /// How a live command's work ended.
+    enum Outcome<Value: Sendable>: Sendable {
+        case finished(Value)
+        case signalled(Signal)
+
+        var signal: Signal? {
+            if case .signalled(let signal) = self { signal } else { nil }
+        }
+    }
+
+    /// Runs `work` until it finishes or a signal cancels it.
+    static func runUntilSignalled<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Outcome<Value> {
         let task = Task { try await work() }
         let (received, arrival) = AsyncStream.makeStream(of: Signal.self)
         let sources = [Signal.interrupt, .terminate].map { signal in
@@ -33,12 +42,11 @@ enum Interrupt {
             }
         }
         do {
-            try await task.value
-            return nil
+            return .finished(try await task.value)
         } catch is CancellationError {
             arrival.finish()
-            for await signal in received { return signal }
-            return .interrupt
+            for await signal in received { return .signalled(signal) }
+            return .signalled(.interrupt)
         }
     }
 }

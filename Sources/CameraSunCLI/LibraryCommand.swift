@@ -1,4 +1,5 @@
 import CameraCore
+import CameraMovie
 import Foundation
 import PhotoLibrary
 
@@ -43,7 +44,7 @@ enum LibraryCommand {
         case "repair":
             try rest.finish()
             let library = try openExisting(directory)
-            let report = try reporting { () throws(PhotoLibraryError) in try library.repair() }
+            let report = try reporting { () throws(PhotoLibraryError) in try library.repair(validateMovie: MovieFacts.validate) }
             if json { return try terminal.json(report) }
             for action in report.actions {
                 terminal.print("\(action.kind.rawValue): \(action.path) — \(action.detail)")

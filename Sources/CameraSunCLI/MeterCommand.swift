@@ -78,7 +78,7 @@ enum MeterCommand {
         do {
             interrupted = try await Interrupt.runUntilSignalled {
                 try await report(output, options: options, delivery: delivery, terminal: terminal)
-            } != nil
+            }.signal != nil
         } catch {
             await session.stop()
             throw error

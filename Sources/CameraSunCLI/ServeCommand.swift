@@ -71,7 +71,7 @@ enum ServeCommand {
                 defer { group.cancelAll() }
                 try await group.next()
             }
-        } != nil
+        }.signal != nil
     }
 
     /// "▕████████░░░░░░░░░░░░▏ 0.42  EV +0.0  1/500 s  ISO 50  30.0 fps  2 viewers", then

@@ -34,13 +34,15 @@ enum SourceSpec: Equatable {
         [try SimulatedCamera(scene: .backlitPortrait)]
     }
 
-    /// Opens the camera this source names, in the format that best meets `request`.
-    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing) throws -> OpenedCamera {
+    /// Opens the camera this source names, in the format that best meets `request`; a simulated
+    /// one with `syncMarks` marks each whole second (`SimulatedCamera.syncMarkGain`).
+    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing, syncMarks: Bool = false) throws -> OpenedCamera {
         switch self {
         case .simulated(let sceneSpec):
             let scene = try SourceSpec.scene(sceneSpec)
             let choice = try OpenedCamera.choose(request, among: SimulatedCamera.formats(offering: request.size))
-            let camera = try SimulatedCamera(scene: scene, format: choice.format, frameRate: choice.frameRate, seed: seed, pacing: pacing)
+            let camera = try SimulatedCamera(scene: scene, format: choice.format, frameRate: choice.frameRate, seed: seed, pacing: pacing,
+                                             syncMarks: syncMarks)
             return OpenedCamera(device: camera, format: choice)
         case .v4l2(let path):
             throw CLIError.runtime("cannot open v4l2:\(path): this build has no V4L2 back-end yet — use --source sim:SCENE")

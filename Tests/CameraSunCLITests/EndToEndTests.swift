@@ -82,11 +82,11 @@ enum CameraSunBinary {
                              stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
     }
 
-    /// Starts `camerasun arguments` and returns at once, its output discarded: for tests that
-    /// interrupt it.
-    static func launch(_ arguments: [String]) throws -> Process {
+    /// Starts `camerasun arguments` and returns at once, its output discarded unless
+    /// `standardOutput` is given: for tests that interrupt it.
+    static func launch(_ arguments: [String], standardOutput: FileHandle = .nullDevice) throws -> Process {
         let process = try process(arguments, in: FileManager.default.temporaryDirectory, environment: [:])
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = standardOutput
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process

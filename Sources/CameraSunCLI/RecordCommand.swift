@@ -1,0 +1,146 @@
+import CameraAudio
+import CameraCapture
+import CameraCore
+import CameraMovie
+import Foundation
+import PhotoLibrary
+
+/// `camerasun record`: records the camera into the library until Ctrl-C, SIGTERM or a limit
+/// (CLI.md). The take is written beside its final name, validated, renamed and catalogued; a
+/// signal finishes it as cleanly as a limit does, and one left behind by a crash is recovered by
+/// `camerasun library repair`.
+enum RecordCommand {
+    /// The saved take in `--json` output (CLI.md): `size` in bytes, `video` and `audio` the codecs.
+    struct AssetReport: Encodable {
+        let id: String
+        let path: String
+        let duration: Double
+        let frames: Int
+        let size: Int
+        let video: String
+        let audio: String?
+        let stopReason: String
+        let recovered: Bool
+    }
+
+    struct Report: Encodable {
+        let asset: AssetReport
+    }
+
+    /// How often the progress line is redrawn.
+    static let progressInterval = Duration.seconds(1)
+
+    static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
+        var arguments = arguments
+        let json = arguments.flag("json")
+        let limits = try limits(&arguments)
+        let sound = try arguments.option("audio").map { (text: String) throws(CLIError) in
+            do { return try AudioSourceSpec(parsing: text) } catch { throw CLIError.usage("--audio: \(error)") }
+        } ?? .simulated
+        let directory = try LibraryCommand.libraryDirectory(&arguments)
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
+        try arguments.finish()
+        if case .alsa(let device) = sound {
+            throw CLIError.runtime("recording from alsa:\(device) is not wired into takes yet — use --audio sim or --audio none")
+        }
+        let microphone = sound == .simulated ? SimulatedMicrophone(seed: capture.seed) : nil
+
+        let library = try LibraryCommand.open(directory)
+        let reservation = try LibraryCommand.reporting { () throws(PhotoLibraryError) in try library.reserveMoviePath() }
+        let opened = try capture.openCamera(syncMarks: microphone != nil)
+        if let note = opened.fallbackNote { terminal.error(note) }
+        let movie = MovieFileOutput()
+        let events = movie.events
+        let session = CaptureSession()
+        try await session.configure { config in
+            try config.add(DeviceInput(opened.device))
+            try config.add(movie)
+        }
+        try movie.startRecording(to: reservation.path, limits: limits, microphone: microphone)
+        try await session.start()
+        let live = terminal.stdoutIsTTY && !json
+        if live { terminal.print("recording \(opened.device.localizedName) into \(reservation.path) — Ctrl-C to stop") }
+        let saved: MovieRecording.Saved
+        do {
+            saved = try await take(movie, events: events, live: live, terminal: terminal)
+        } catch {
+            await session.stop()
+            throw error
+        }
+        await session.stop()
+        let facts = MovieFacts(saved.validation)
+        let asset = try LibraryCommand.reporting { () throws(PhotoLibraryError) in
+            try library.addMovie(reservation, facts: facts, stopReason: saved.reason.rawValue)
+        }
+        let report = AssetReport(id: asset.id, path: saved.path, duration: facts.duration, frames: facts.frameCount, size: asset.byteCount,
+                                 video: facts.videoCodec, audio: facts.audioCodec, stopReason: String(describing: saved.reason),
+                                 recovered: false)
+        if json { return try terminal.json(Report(asset: report)) }
+        if live { terminal.print("") }
+        let bytes = ByteCountFormatter.string(fromByteCount: Int64(asset.byteCount), countStyle: .file)
+        let audio = facts.audioCodec.map { " + \($0)" } ?? ""
+        let dropped = movie.status.droppedFrames
+        let drops = dropped > 0 ? ", \(dropped) frames dropped" : ""
+        terminal.print("saved \(asset.id): \(saved.path), \(String(format: "%.2f", facts.duration)) s, \(facts.frameCount) frames, \(bytes), "
+            + "\(facts.videoCodec) (\(saved.encoder))\(audio) — \(saved.reason.rawValue)\(drops)")
+    }
+
+    /// `--duration S`, `--max-size MB` and `--min-free MB`.
+    private static func limits(_ arguments: inout ArgumentList) throws(CLIError) -> MovieRecording.Limits {
+        func positive(_ name: String, _ unit: String) throws(CLIError) -> Double? {
+            try arguments.option(name, expected: "a positive number of \(unit)") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+        }
+        let duration = try positive("duration", "seconds")
+        let size = try positive("max-size", "megabytes")
+        let free = try arguments.option("min-free", expected: "a number of megabytes, 0 or more") { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+        let megabyte = 1_048_576.0
+        do {
+            return try MovieRecording.Limits(maximumDuration: duration, maximumBytes: size.map { Int64($0 * megabyte) },
+                                             minimumFreeBytes: free.map { Int64($0 * megabyte) })
+        } catch {
+            throw .usage("\(error)")
+        }
+    }
+
+    /// Waits for the take to end by a limit, or ends it at a signal; a progress line meanwhile.
+    private static func take(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, live: Bool,
+                             terminal: Terminal) async throws -> MovieRecording.Saved {
+        let outcome = try await Interrupt.runUntilSignalled { () async throws -> MovieFileOutput.Event? in
+            try await withThrowingTaskGroup(of: MovieFileOutput.Event?.self) { group in
+                group.addTask {
+                    for await event in events {
+                        if case .started = event { continue }
+                        return event
+                    }
+                    // The events end early only when a signal cancelled the wait.
+                    try Task.checkCancellation()
+                    return nil
+                }
+                if live {
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: progressInterval)
+                            terminal.status(progressLine(movie.status))
+                        }
+                    }
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+        }
+        switch outcome {
+        case .signalled(let signal): return try await movie.stopRecording(reason: signal == .interrupt ? .interrupted : .signal)
+        case .finished(.finished(let saved)): return saved
+        case .finished(.failed(let error)): throw CLIError.runtime("\(error)")
+        case .finished(.started), .finished(nil):
+            throw CLIError.runtime("the recording ended without a word from the recorder — run camerasun library repair")
+        }
+    }
+
+    /// "recording 00:12 · 4.2 MB · 360 frames · 0 dropped".
+    static func progressLine(_ status: MovieFileOutput.Status) -> String {
+        let seconds = Int(status.duration)
+        return String(format: "recording %02d:%02d · %@ · %d frames · %d dropped", seconds / 60, seconds % 60,
+                      ByteCountFormatter.string(fromByteCount: status.bytes, countStyle: .file), status.frames, status.droppedFrames)
+    }
+}

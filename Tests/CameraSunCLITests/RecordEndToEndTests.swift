@@ -1,0 +1,119 @@
+import CameraTestSupport
+import Foundation
+import Testing
+
+/// `camerasun record` end to end: takes into a library, read back by ffprobe (a real peer), ended
+/// by a limit, by Ctrl-C, and cut off by `kill -9` and recovered by `library repair`.
+@Suite("camerasun record end to end")
+struct RecordEndToEndTests {
+    static let small = ["--width", "320", "--height", "180"]
+
+    /// What ffprobe says of a recording's streams: codec name → (frames, duration in seconds).
+    static func streams(of path: String) throws -> [String: (frames: Int, duration: Double)] {
+        let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                                      "stream=codec_name,nb_read_frames,duration", "-of", "json", path])
+        let parsed = try JSONSerialization.jsonObject(with: result.output) as? [String: Any]
+        let object = try #require(parsed, "ffprobe: \(result.errors)")
+        var streams: [String: (Int, Double)] = [:]
+        for stream in object["streams"] as? [[String: Any]] ?? [] {
+            guard let codec = stream["codec_name"] as? String else { continue }
+            streams[codec] = (Int(stream["nb_read_frames"] as? String ?? "") ?? 0, Double(stream["duration"] as? String ?? "") ?? 0)
+        }
+        return streams
+    }
+
+    /// The takes still being written in `library` (`*.mp4.partial`) and their sizes.
+    static func partialFiles(in library: URL) -> [(path: String, size: Int)] {
+        let files = FileManager.default.enumerator(at: library, includingPropertiesForKeys: [.fileSizeKey])?.compactMap { $0 as? URL } ?? []
+        return files.filter { $0.path.hasSuffix(".mp4.partial") }.map { url in
+            (url.path, (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        }
+    }
+
+    @Test("--duration 2: stopped by the limit at 2 s, H.264 + AAC in the library, ffprobe's frame count the take's, verify clean")
+    func durationLimit() throws {
+        try withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library").path
+            let result = try CameraSunBinary.run(["record", "--duration", "2", "--library", library, "--json"] + Self.small, timeout: 120)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(result.stderr.isEmpty, "FFmpeg's own log stays off the terminal: \(result.stderr)")
+            let asset = try #require(try result.jsonObject()["asset"] as? [String: Any])
+            #expect(asset["stopReason"] as? String == "maximumDuration")
+            #expect(asset["video"] as? String == "h264" && asset["audio"] as? String == "aac")
+            #expect(asset["recovered"] as? Bool == false)
+            let path = try #require(asset["path"] as? String)
+            let frames = try #require(asset["frames"] as? Int)
+            let streams = try Self.streams(of: path)
+            #expect(streams["h264"]?.frames == frames, "\(streams)")
+            #expect(abs((asset["duration"] as? Double ?? 0) - 2) <= 1.0 / 30 + 1e-6, "\(asset)")
+            let audio = try #require(streams["aac"])
+            #expect(abs(audio.duration - 2) < 0.05, "\(streams)")
+            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+
+            let listed = try CameraSunBinary.run(["library", "list", "--library", library, "--json"])
+            let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
+            #expect(assets.count == 1 && assets.first?["kind"] as? String == "movie", "\(listed)")
+            #expect(try CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
+        }
+    }
+
+    @Test("Ctrl-C ends the take cleanly: exit 0, reason interrupted, a whole file in the library")
+    func interrupted() async throws {
+        try await withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library")
+            let output = directory.appendingPathComponent("stdout")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = try CameraSunBinary.launch(["record", "--library", library.path, "--json"] + Self.small,
+                                                     standardOutput: FileHandle(forWritingTo: output))
+            // Two fragments on the disk: a second and more of the take already written.
+            let written = try await eventually(timeout: .seconds(60)) { Self.partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
+            #expect(written, "the take never reached the disk")
+            process.interrupt()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let printed = try Data(contentsOf: output)
+            let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
+            let asset = try #require(object?["asset"] as? [String: Any], "stdout: \(String(decoding: printed, as: UTF8.self))")
+            #expect(asset["stopReason"] as? String == "interrupted")
+            let path = try #require(asset["path"] as? String)
+            #expect(try Self.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
+            #expect(Self.partialFiles(in: library).isEmpty)
+        }
+    }
+
+    @Test("kill -9 mid-take: verify finds the unfinished recording, repair catalogues it as recovered and it decodes")
+    func killedAndRecovered() async throws {
+        try await withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library")
+            let process = try CameraSunBinary.launch(["record", "--library", library.path] + Self.small)
+            let written = try await eventually(timeout: .seconds(60)) { Self.partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
+            #expect(written, "the take never reached the disk")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let verify = try CameraSunBinary.run(["library", "verify", "--library", library.path, "--json"])
+            #expect(verify.exitCode == 1, "\(verify)")
+            #expect(verify.stdout.contains("unfinishedRecording"), "\(verify)")
+            let repair = try CameraSunBinary.run(["library", "repair", "--library", library.path, "--json"])
+            #expect(repair.exitCode == 0, "\(repair)")
+            #expect(repair.stdout.contains("recoveredRecording"), "\(repair)")
+            let listed = try CameraSunBinary.run(["library", "list", "--library", library.path, "--json"])
+            let asset = try #require((try listed.jsonObject()["assets"] as? [[String: Any]])?.first)
+            let movie = try #require(asset["movie"] as? [String: Any], "\(asset)")
+            #expect(movie["recovered"] as? Bool == true)
+            let path = library.appendingPathComponent(try #require(asset["path"] as? String)).path
+            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+            #expect(try Self.streams(of: path)["h264"].map { $0.frames >= 30 } == true, "at least the first second survives")
+            #expect(try CameraSunBinary.run(["library", "verify", "--library", library.path]).exitCode == 0)
+        }
+    }
+
+    @Test("Bad limits and sources are usage errors naming the value", arguments: [
+        (["--duration", "-1"], "--duration '-1'"), (["--max-size", "0"], "--max-size '0'"), (["--audio", "bogus"], "bogus"),
+    ])
+    func badInput(arguments: [String], mention: String) throws {
+        let result = try CameraSunBinary.run(["record"] + arguments + Self.small)
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderr.contains(mention), "\(result)")
+    }
+}
