@@ -57,6 +57,49 @@ struct RecordEndToEndTests {
         }
     }
 
+    /// The start time ffprobe gives the first stream of `kind` (video or audio), in seconds.
+    static func startTime(of path: String, _ kind: String) throws -> Double {
+        let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", kind == "video" ? "v:0" : "a:0",
+                                                      "-show_entries", "stream=start_time", "-of", "csv=p=0", path])
+        return try #require(Double(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test("A/V sync: each click of the simulated microphone is within one frame of the simulated camera's flash frame")
+    func avSync() throws {
+        try withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library").path
+            let result = try CameraSunBinary.run(["record", "--duration", "3", "--library", library, "--json"] + Self.small, timeout: 120)
+            #expect(result.exitCode == 0, "\(result)")
+            let path = try #require((try result.jsonObject()["asset"] as? [String: Any])?["path"] as? String)
+            // Each decoded frame's mean level, shrunk to 32x18 grey, every frame once (passthrough:
+            // no frame repeated to fill a constant rate); the marked frames are lit a stop brighter.
+            let video = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
+                                                        "-vf", "scale=32:18", "-pix_fmt", "gray", "-f", "rawvideo", "-"]).output
+            let pixels = 32 * 18
+            let levels = stride(from: 0, to: video.count / pixels * pixels, by: pixels).map { start in
+                Double(video[start..<start + pixels].reduce(0) { $0 + Int($1) }) / Double(pixels)
+            }
+            let videoStart = try Self.startTime(of: path, "video")
+            // The tone curve squeezes the stop into a few levels of a bright picture: a flash frame
+            // stands above both its neighbours, where the AE's own moves are gradual.
+            let flashes = levels.indices.dropFirst().dropLast().filter { levels[$0] - max(levels[$0 - 1], levels[$0 + 1]) > 5 }
+                .map { videoStart + Double($0) / 30 }
+            // The decoded sound, with the time of its first sample; a click is full scale, the tone a tenth of it.
+            let audio = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
+            let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let audioStart = try Self.startTime(of: path, "audio")
+            var clicks: [Double] = []
+            for (index, sample) in samples.enumerated() where abs(sample) > 0.5 {
+                let time = audioStart + Double(index) / 48_000
+                if clicks.last.map({ time - $0 > 0.5 }) ?? true { clicks.append(time) }
+            }
+            #expect(flashes.count == 2 && clicks.count == 2, "flashes at \(flashes), clicks at \(clicks)")
+            for (flash, click) in zip(flashes, clicks) {
+                #expect(abs(click - flash) <= 1.0 / 30, "click at \(click) s, flash frame at \(flash) s")
+            }
+        }
+    }
+
     @Test("Ctrl-C ends the take cleanly: exit 0, reason interrupted, a whole file in the library")
     func interrupted() async throws {
         try await withScratchDirectory { directory in
