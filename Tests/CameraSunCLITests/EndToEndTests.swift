@@ -342,13 +342,13 @@ struct EndToEndTests {
         for arguments in [["help"], ["--help"]] {
             let result = try CameraSunBinary.run(arguments)
             #expect(result.exitCode == 0, "\(result)")
-            for command in ["serve", "meter", "devices", "scene list", "scene render", "photo", "library", "ae-eval", "bench", "help"] {
+            for command in ["serve", "meter", "devices", "scene list", "scene render", "photo", "record", "library", "ae-eval", "bench", "help"] {
                 #expect(result.stdout.contains(command), "help does not mention \(command)")
             }
         }
     }
 
-    @Test("help COMMAND prints that command's usage", arguments: ["scene", "meter", "devices", "photo", "bench", "help"])
+    @Test("help COMMAND prints that command's usage", arguments: ["scene", "meter", "devices", "photo", "record", "bench", "help"])
     func helpTopic(topic: String) throws {
         let result = try CameraSunBinary.run(["help", topic])
         #expect(result.exitCode == 0, "\(result)")

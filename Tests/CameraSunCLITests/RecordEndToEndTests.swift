@@ -100,8 +100,9 @@ struct RecordEndToEndTests {
         }
     }
 
-    @Test("Ctrl-C ends the take cleanly: exit 0, reason interrupted, a whole file in the library")
-    func interrupted() async throws {
+    @Test("Ctrl-C and SIGTERM end the take cleanly: exit 0, the signal's reason, a whole file in the library",
+          arguments: [(SIGINT, "interrupted"), (SIGTERM, "signal")])
+    func signalled(signal: Int32, reason: String) async throws {
         try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library")
             let output = directory.appendingPathComponent("stdout")
@@ -111,13 +112,13 @@ struct RecordEndToEndTests {
             // Two fragments on the disk: a second and more of the take already written.
             let written = try await eventually(timeout: .seconds(60)) { Self.partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
             #expect(written, "the take never reached the disk")
-            process.interrupt()
+            kill(process.processIdentifier, signal)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
             let printed = try Data(contentsOf: output)
             let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
             let asset = try #require(object?["asset"] as? [String: Any], "stdout: \(String(decoding: printed, as: UTF8.self))")
-            #expect(asset["stopReason"] as? String == "interrupted")
+            #expect(asset["stopReason"] as? String == reason)
             let path = try #require(asset["path"] as? String)
             #expect(try Self.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
             #expect(Self.partialFiles(in: library).isEmpty)
