@@ -1,4 +1,5 @@
 import CameraAudio
+import CameraCodecs
 import CameraCore
 import CameraMovie
 import Dispatch
@@ -27,7 +28,15 @@ public final class MovieFileOutput: CaptureOutput {
         /// Seconds from the take's first frame to its last written.
         public var duration = 0.0
         public var bytes: Int64 = 0
+        /// A small JPEG of the take (its frame at `thumbnailTime`, or its first while it is shorter), for the library.
+        public var thumbnail: [UInt8]?
     }
+
+    /// Seconds into a take of the frame its thumbnail shows: past the first frames, which may still
+    /// be settling, as the first keyframe after them is.
+    public static let thumbnailTime = 1.0
+    /// The largest thumbnail.
+    public static let thumbnailBounds = PixelSize(width: 320, height: 180)
 
     /// What happens to takes, in order.
     public enum Event: Sendable {
@@ -73,15 +82,17 @@ public final class MovieFileOutput: CaptureOutput {
     }
 
     /// Starts a take at `path` (written as `path.partial` until it is saved) from the next frame,
-    /// with the simulated microphone's sound when `microphone` is given (pulled up to each
-    /// frame's end, on the camera's timeline, so its clicks meet the camera's sync marks).
-    /// Throws when a take is already running.
-    public func startRecording(to path: String, limits: MovieRecording.Limits, microphone: SimulatedMicrophone? = nil) throws(MovieError) {
+    /// encoded by `encoder` (FFmpeg's name, as `H264EncoderChoice` picks it), with the simulated
+    /// microphone's sound when `microphone` is given (pulled up to each frame's end, on the
+    /// camera's timeline, so its clicks meet the camera's sync marks). Throws when a take is
+    /// already running.
+    public func startRecording(to path: String, limits: MovieRecording.Limits, encoder: String = H264EncoderChoice.software,
+                               microphone: SimulatedMicrophone? = nil) throws(MovieError) {
         try state.withLock { (state) throws(MovieError) in
             guard state.take == nil else {
                 throw MovieError("already recording to \(state.status.path ?? "a file") — stop that take first")
             }
-            state.take = Take(path: path, limits: limits, microphone: microphone)
+            state.take = Take(path: path, limits: limits, encoder: encoder, microphone: microphone)
             state.accepting = true
             state.status = Status(isRecording: true, path: path)
         }
@@ -129,9 +140,11 @@ public final class MovieFileOutput: CaptureOutput {
             let started = take.recording == nil
             guard let reason = try take.append(frame) else {
                 let progress = take.progress
+                let thumbnail = take.thumbnail(of: frame)
                 state.withLock { state in
                     guard state.take === take else { return }
                     (state.status.frames, state.status.duration, state.status.bytes) = progress
+                    if let thumbnail { state.status.thumbnail = thumbnail }
                 }
                 if started { subscribers.publish(.started(path: take.path)) }
                 return
@@ -175,15 +188,17 @@ public final class MovieFileOutput: CaptureOutput {
 private final class Take: @unchecked Sendable {
     let path: String
     let limits: MovieRecording.Limits
+    private let encoder: String
     private let microphone: SimulatedMicrophone?
     /// The microphone's next sample to record, on the camera's timeline.
     private var nextSample: Int64?
     private(set) var recording: MovieRecording?
     private var span: (start: Double, end: Double)?
+    private var hasLateThumbnail = false
     var isFinished = false
 
-    init(path: String, limits: MovieRecording.Limits, microphone: SimulatedMicrophone?) {
-        (self.path, self.limits, self.microphone) = (path, limits, microphone)
+    init(path: String, limits: MovieRecording.Limits, encoder: String, microphone: SimulatedMicrophone?) {
+        (self.path, self.limits, self.encoder, self.microphone) = (path, limits, encoder, microphone)
     }
 
     /// Writes `frame`, or returns the limit that ends the take.
@@ -195,7 +210,7 @@ private final class Take: @unchecked Sendable {
             let sound = microphone.map { MovieFileWriter.AudioFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }
             recording = try MovieRecording(path: path, size: PixelSize(width: frame.buffer.width, height: frame.buffer.height),
                                            frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), limits: limits,
-                                           audio: sound)
+                                           encoder: encoder, audio: sound)
             self.recording = recording
         }
         if let reason = try recording.append(frame.frame) { return reason }
@@ -215,6 +230,16 @@ private final class Take: @unchecked Sendable {
         nextSample = end
         try recording.append(AudioChunk(samples: microphone.samples(from: start, count: Int(end - start)), sampleRate: microphone.sampleRate,
                                         channelCount: 1, presentationTime: MediaTime(value: start, timescale: Int32(microphone.sampleRate))))
+    }
+
+    /// A thumbnail of `frame` when it is the take's first or the first past `thumbnailTime`, else nil.
+    func thumbnail(of frame: CapturedFrame) -> [UInt8]? {
+        guard let recording, let span else { return nil }
+        let isFirst = recording.frames == 1
+        let isLate = !hasLateThumbnail && span.end - span.start > MovieFileOutput.thumbnailTime
+        guard isFirst || isLate else { return nil }
+        if isLate { hasLateThumbnail = true }
+        return try? JPEGEncoder().encodedThumbnail(of: frame.buffer, fitting: MovieFileOutput.thumbnailBounds)
     }
 
     /// Frames, seconds (from the first frame's start to the last one's end) and bytes written so far.

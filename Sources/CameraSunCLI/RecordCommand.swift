@@ -56,10 +56,13 @@ enum RecordCommand {
             try config.add(DeviceInput(opened.device))
             try config.add(movie)
         }
-        try movie.startRecording(to: reservation.path, limits: limits, microphone: microphone)
+        let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
+        try movie.startRecording(to: reservation.path, limits: limits, encoder: encoder.name, microphone: microphone)
         try await session.start()
         let live = terminal.stdoutIsTTY && !json
-        if live { terminal.print("recording \(opened.device.localizedName) into \(reservation.path) — Ctrl-C to stop") }
+        if live {
+            terminal.print("recording \(opened.device.localizedName) into \(reservation.path) with \(encoder.summary) — Ctrl-C to stop")
+        }
         let saved: MovieRecording.Saved
         do {
             saved = try await take(movie, events: events, live: live, terminal: terminal)
@@ -70,7 +73,7 @@ enum RecordCommand {
         await session.stop()
         let facts = MovieFacts(saved.validation)
         let asset = try LibraryCommand.reporting { () throws(PhotoLibraryError) in
-            try library.addMovie(reservation, facts: facts, stopReason: saved.reason.rawValue)
+            try library.addMovie(reservation, facts: facts, stopReason: saved.reason.rawValue, thumbnail: movie.status.thumbnail.map { Data($0) })
         }
         let report = AssetReport(id: asset.id, path: saved.path, duration: facts.duration, frames: facts.frameCount, size: asset.byteCount,
                                  video: facts.videoCodec, audio: facts.audioCodec, stopReason: String(describing: saved.reason),

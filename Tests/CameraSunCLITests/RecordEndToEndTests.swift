@@ -53,6 +53,13 @@ struct RecordEndToEndTests {
             let listed = try CameraSunBinary.run(["library", "list", "--library", library, "--json"])
             let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
             #expect(assets.count == 1 && assets.first?["kind"] as? String == "movie", "\(listed)")
+            // Its thumbnail: a JPEG of the take, 320x180 (the frame's own size here, never enlarged).
+            let thumbnail = try #require((assets.first?["movie"] as? [String: Any])?["thumbnailPath"] as? String, "\(listed)")
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: library).appendingPathComponent(thumbnail))
+            #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
+            let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                                         URL(fileURLWithPath: library).appendingPathComponent(thumbnail).path])
+            #expect(String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "320,180")
             #expect(try CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
         }
     }
