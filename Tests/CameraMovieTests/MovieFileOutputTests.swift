@@ -13,7 +13,7 @@ import Testing
     /// consume holds the camera's buffers until the stream stalls).
     static func session(_ movie: MovieFileOutput, size: PixelSize = recordingSize,
                         pixelFormat: PixelFormat = .bayer16(.rggb, significantBits: 12),
-                        frames: Bool = false) async throws -> (CaptureSession, VideoDataOutput) {
+                        frames: Bool = false, photos: PhotoOutput? = nil) async throws -> (CaptureSession, VideoDataOutput) {
         let format = DeviceFormat(size: size, pixelFormat: pixelFormat,
                                   frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30)
@@ -22,6 +22,7 @@ import Testing
         try await session.configure { config in
             try config.add(DeviceInput(camera))
             if frames { try config.add(output) }
+            if let photos { try config.add(photos) }
             try config.add(movie)
         }
         return (session, output)
@@ -85,6 +86,36 @@ import Testing
             let status = movie.status
             #expect(status.frames > 0 && status.frames <= 45 + MovieFileOutput.queueLimit, "\(status.frames) frames")
             #expect(try FFprobe.streams(of: path).frames == status.frames)
+        }
+    }
+
+    @Test("A photo taken while recording: both outputs in one session, the photo a JPEG of a frame the take ran through")
+    func photoWhileRecording() async throws {
+        try await withTemporaryFile { path in
+            let movie = MovieFileOutput()
+            let photos = PhotoOutput()
+            let (session, frames) = try await Self.session(movie, frames: true, photos: photos)
+            try await session.start()
+            try movie.startRecording(to: path, limits: MovieRecording.Limits())
+            var seen = 0
+            for await _ in frames.frames {
+                seen += 1
+                if seen == 15 { break }
+            }
+            let photo = try await photos.capture(PhotoSettings())
+            for await _ in frames.frames {
+                seen += 1
+                if seen == 30 { break }
+            }
+            let saved = try await movie.stopRecording()
+            await session.stop()
+            #expect(Array(photo.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
+            #expect(photo.size == recordingSize)
+            // The photo's frame came while the take ran: the 15th (sequence 14, the newest at the request) or later,
+            // before the 30th, which the take ran through.
+            #expect((14..<30).contains(photo.sequenceNumber), "photo of frame \(photo.sequenceNumber)")
+            #expect(saved.reason == .stopped)
+            #expect(try FFprobe.streams(of: path).frames == movie.status.frames)
         }
     }
 
