@@ -32,10 +32,7 @@ public final class BeautyFilter: FrameFilter {
 
     /// bgra8 and nv12 (either range).
     public func check(_ format: PixelFormat) throws(FilterError) {
-        switch format {
-        case .bgra8, .nv12: return
-        default: throw .unsupportedFormat(format, filter: "the beauty filter", supported: "bgra8 or nv12")
-        }
+        try FilterError.checkBGRAOrNV12(format, filter: "the beauty filter")
     }
 
     public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {

@@ -14,4 +14,13 @@ public struct FilterError: Error, Equatable, CustomStringConvertible {
     static func unsupportedFormat(_ format: PixelFormat, filter: String, supported: String) -> FilterError {
         FilterError("\(filter) cannot filter a \(format) frame — render the picture as \(supported) before filtering it")
     }
+
+    /// Throws `unsupportedFormat` unless `format` is bgra8 or nv12 (either range), which the
+    /// watermark and the beauty filter both take.
+    static func checkBGRAOrNV12(_ format: PixelFormat, filter: String) throws(FilterError) {
+        switch format {
+        case .bgra8, .nv12: return
+        default: throw unsupportedFormat(format, filter: filter, supported: "bgra8 or nv12")
+        }
+    }
 }

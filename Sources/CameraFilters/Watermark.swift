@@ -24,10 +24,7 @@ public final class Watermark: FrameFilter {
 
     /// bgra8 and nv12 (either range).
     public func check(_ format: PixelFormat) throws(FilterError) {
-        switch format {
-        case .bgra8, .nv12: return
-        default: throw .unsupportedFormat(format, filter: "the watermark", supported: "bgra8 or nv12")
-        }
+        try FilterError.checkBGRAOrNV12(format, filter: "the watermark")
     }
 
     public func apply(to buffer: PixelBuffer, at date: Date) throws(FilterError) {

@@ -17,24 +17,17 @@ extension PhotoLibrary {
     /// leaving it as it is, without a validator or when the validator cannot tell.
     func recoverRecording(_ path: String, validateMovie: ((String) throws -> MovieFacts?)?)
         throws(PhotoLibraryError) -> RepairReport.Action? {
-        guard let validateMovie, case .abandoned(let lock) = try ownership(of: path) else { return nil }
-        return try withExtendedLifetime(lock) { () throws(PhotoLibraryError) -> RepairReport.Action? in
-            switch check(path, validateMovie) {
-            case .unknown: return nil
-            case .unplayable:
-                return try moveAside(path, into: LibraryLayout.damagedFolder,
-                                     because: "an unfinished recording in which nothing plays", as: .setAsideRecording)
-            case .playable(let facts):
-                let moviePath = try unusedMoviePath(String(path.dropLast(LibraryLayout.partialSuffix.count)))
-                do throws(SystemCallError) {
-                    try FileOperations.move(absolutePath(path), to: absolutePath(moviePath))
-                } catch {
-                    throw PhotoLibraryError(error).explained("cannot rename the unfinished recording \(path) to \(moviePath)")
-                }
-                let asset = try catalogueRecoveredMovie(moviePath, facts: facts, lock: lock)
-                return RepairReport.Action(kind: .recoveredRecording, path: path, assetID: asset.id,
-                                           detail: "renamed to \(moviePath) and catalogued as recovered: \(Self.summary(facts))")
+        try recoverAbandoned(path, validateMovie, unplayable: "an unfinished recording in which nothing plays") {
+            (facts, lock) throws(PhotoLibraryError) -> RepairReport.Action in
+            let moviePath = try unusedMoviePath(String(path.dropLast(LibraryLayout.partialSuffix.count)))
+            do throws(SystemCallError) {
+                try FileOperations.move(absolutePath(path), to: absolutePath(moviePath))
+            } catch {
+                throw PhotoLibraryError(error).explained("cannot rename the unfinished recording \(path) to \(moviePath)")
             }
+            let asset = try catalogueRecoveredMovie(moviePath, facts: facts, lock: lock)
+            return RepairReport.Action(kind: .recoveredRecording, path: path, assetID: asset.id,
+                                       detail: "renamed to \(moviePath) and catalogued as recovered: \(Self.summary(facts))")
         }
     }
 
@@ -44,17 +37,26 @@ extension PhotoLibrary {
     /// holds it.
     func adoptOrphanMovie(_ path: String, validateMovie: ((String) throws -> MovieFacts?)?)
         throws(PhotoLibraryError) -> RepairReport.Action? {
+        try recoverAbandoned(path, validateMovie, unplayable: "a movie in which nothing plays") {
+            (facts, lock) throws(PhotoLibraryError) -> RepairReport.Action in
+            let asset = try catalogueRecoveredMovie(path, facts: facts, lock: lock)
+            return RepairReport.Action(kind: .catalogued, path: path, assetID: asset.id,
+                                       detail: "a movie catalogued as recovered: \(Self.summary(facts))")
+        }
+    }
+
+    /// The part recovering a take and adopting an orphan movie share: when no writer holds `path`,
+    /// the validator's verdict — `catalogue` for a playable file, `Damaged/` for an unplayable one
+    /// (`unplayable` says why), nil when it cannot tell.
+    private func recoverAbandoned(_ path: String, _ validateMovie: ((String) throws -> MovieFacts?)?, unplayable: String,
+                                  catalogue: (MovieFacts, FileLock) throws(PhotoLibraryError) -> RepairReport.Action)
+        throws(PhotoLibraryError) -> RepairReport.Action? {
         guard let validateMovie, case .abandoned(let lock) = try ownership(of: path) else { return nil }
         return try withExtendedLifetime(lock) { () throws(PhotoLibraryError) -> RepairReport.Action? in
             switch check(path, validateMovie) {
             case .unknown: return nil
-            case .unplayable:
-                return try moveAside(path, into: LibraryLayout.damagedFolder, because: "a movie in which nothing plays",
-                                     as: .setAsideRecording)
-            case .playable(let facts):
-                let asset = try catalogueRecoveredMovie(path, facts: facts, lock: lock)
-                return RepairReport.Action(kind: .catalogued, path: path, assetID: asset.id,
-                                           detail: "a movie catalogued as recovered: \(Self.summary(facts))")
+            case .unplayable: return try moveAside(path, into: LibraryLayout.damagedFolder, because: unplayable, as: .setAsideRecording)
+            case .playable(let facts): return try catalogue(facts, lock)
             }
         }
     }

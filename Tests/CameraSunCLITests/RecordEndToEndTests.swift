@@ -30,14 +30,24 @@ struct RecordEndToEndTests {
         }
     }
 
+    /// `record --duration SECONDS --json` into `library`: the command's result and its asset object.
+    static func take(seconds: Int, into library: String) throws -> (result: CommandResult, asset: [String: Any]) {
+        let result = try CameraSunBinary.run(["record", "--duration", "\(seconds)", "--library", library, "--json"] + small, timeout: 120)
+        #expect(result.exitCode == 0, "\(result)")
+        return (result, try #require(try result.jsonObject()["asset"] as? [String: Any], "\(result)"))
+    }
+
+    /// Waits until the take being written in `library` has its first fragment (a second of it) on the disk.
+    static func firstFragmentWritten(in library: URL) async throws -> Bool {
+        try await eventually(timeout: .seconds(60)) { partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
+    }
+
     @Test("--duration 2: stopped by the limit at 2 s, H.264 + AAC in the library, ffprobe's frame count the take's, verify clean")
     func durationLimit() throws {
         try withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let result = try CameraSunBinary.run(["record", "--duration", "2", "--library", library, "--json"] + Self.small, timeout: 120)
-            #expect(result.exitCode == 0, "\(result)")
+            let (result, asset) = try Self.take(seconds: 2, into: library)
             #expect(result.stderr.isEmpty, "FFmpeg's own log stays off the terminal: \(result.stderr)")
-            let asset = try #require(try result.jsonObject()["asset"] as? [String: Any])
             #expect(asset["stopReason"] as? String == "maximumDuration")
             #expect(asset["video"] as? String == "h264" && asset["audio"] as? String == "aac")
             #expect(asset["recovered"] as? Bool == false)
@@ -75,9 +85,7 @@ struct RecordEndToEndTests {
     func avSync() throws {
         try withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let result = try CameraSunBinary.run(["record", "--duration", "3", "--library", library, "--json"] + Self.small, timeout: 120)
-            #expect(result.exitCode == 0, "\(result)")
-            let path = try #require((try result.jsonObject()["asset"] as? [String: Any])?["path"] as? String)
+            let path = try #require(try Self.take(seconds: 3, into: library).asset["path"] as? String)
             // Each decoded frame's mean level, shrunk to 32x18 grey, every frame once (passthrough:
             // no frame repeated to fill a constant rate); the marked frames are lit a stop brighter.
             let video = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
@@ -116,9 +124,7 @@ struct RecordEndToEndTests {
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let process = try CameraSunBinary.launch(["record", "--library", library.path, "--json"] + Self.small,
                                                      standardOutput: FileHandle(forWritingTo: output))
-            // Two fragments on the disk: a second and more of the take already written.
-            let written = try await eventually(timeout: .seconds(60)) { Self.partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
-            #expect(written, "the take never reached the disk")
+            #expect(try await Self.firstFragmentWritten(in: library), "the take never reached the disk")
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
@@ -137,8 +143,7 @@ struct RecordEndToEndTests {
         try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library")
             let process = try CameraSunBinary.launch(["record", "--library", library.path] + Self.small)
-            let written = try await eventually(timeout: .seconds(60)) { Self.partialFiles(in: library).first.map { $0.size > 20_000 } ?? false }
-            #expect(written, "the take never reached the disk")
+            #expect(try await Self.firstFragmentWritten(in: library), "the take never reached the disk")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
 
