@@ -1,3 +1,4 @@
+import CameraCore
 import CameraTestSupport
 import Foundation
 import Testing
@@ -80,6 +81,12 @@ enum CameraSunBinary {
         return CommandResult(exitCode: process.terminationStatus,
                              stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+    }
+
+    /// `run` on a thread of its own, for commands that take seconds: waiting for them on the
+    /// concurrency pool's two threads would starve every other test that awaits something.
+    static func runOffPool(_ arguments: [String], timeout: Double = 60) async throws -> CommandResult {
+        try await onOwnThread { () throws -> CommandResult in try run(arguments, timeout: timeout) }
     }
 
     /// Starts `camerasun arguments` and returns at once, its output discarded unless

@@ -31,8 +31,9 @@ struct RecordEndToEndTests {
     }
 
     /// `record --duration SECONDS --json` into `library`: the command's result and its asset object.
-    static func take(seconds: Int, into library: String) throws -> (result: CommandResult, asset: [String: Any]) {
-        let result = try CameraSunBinary.run(["record", "--duration", "\(seconds)", "--library", library, "--json"] + small, timeout: 120)
+    static func take(seconds: Int, into library: String) async throws -> (result: CommandResult, asset: [String: Any]) {
+        let result = try await CameraSunBinary.runOffPool(["record", "--duration", "\(seconds)", "--library", library, "--json"] + small,
+                                                          timeout: 120)
         #expect(result.exitCode == 0, "\(result)")
         return (result, try #require(try result.jsonObject()["asset"] as? [String: Any], "\(result)"))
     }
@@ -43,10 +44,10 @@ struct RecordEndToEndTests {
     }
 
     @Test("--duration 2: stopped by the limit at 2 s, H.264 + AAC in the library, ffprobe's frame count the take's, verify clean")
-    func durationLimit() throws {
-        try withScratchDirectory { directory in
+    func durationLimit() async throws {
+        try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let (result, asset) = try Self.take(seconds: 2, into: library)
+            let (result, asset) = try await Self.take(seconds: 2, into: library)
             #expect(result.stderr.isEmpty, "FFmpeg's own log stays off the terminal: \(result.stderr)")
             #expect(asset["stopReason"] as? String == "maximumDuration")
             #expect(asset["video"] as? String == "h264" && asset["audio"] as? String == "aac")
@@ -60,7 +61,7 @@ struct RecordEndToEndTests {
             #expect(abs(audio.duration - 2) < 0.05, "\(streams)")
             #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
 
-            let listed = try CameraSunBinary.run(["library", "list", "--library", library, "--json"])
+            let listed = try await CameraSunBinary.runOffPool(["library", "list", "--library", library, "--json"])
             let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
             #expect(assets.count == 1 && assets.first?["kind"] as? String == "movie", "\(listed)")
             // Its thumbnail: a JPEG of the take, 320x180 (the frame's own size here, never enlarged).
@@ -70,7 +71,7 @@ struct RecordEndToEndTests {
             let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
                                                          URL(fileURLWithPath: library).appendingPathComponent(thumbnail).path])
             #expect(String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "320,180")
-            #expect(try CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
+            #expect(try await CameraSunBinary.runOffPool(["library", "verify", "--library", library]).exitCode == 0)
         }
     }
 
@@ -82,10 +83,10 @@ struct RecordEndToEndTests {
     }
 
     @Test("A/V sync: each click of the simulated microphone is within one frame of the simulated camera's flash frame")
-    func avSync() throws {
-        try withScratchDirectory { directory in
+    func avSync() async throws {
+        try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let path = try #require(try Self.take(seconds: 3, into: library).asset["path"] as? String)
+            let path = try #require(try await Self.take(seconds: 3, into: library).asset["path"] as? String)
             // Each decoded frame's mean level, shrunk to 32x18 grey, every frame once (passthrough:
             // no frame repeated to fill a constant rate); the marked frames are lit a stop brighter.
             let video = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
@@ -147,28 +148,28 @@ struct RecordEndToEndTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
 
-            let verify = try CameraSunBinary.run(["library", "verify", "--library", library.path, "--json"])
+            let verify = try await CameraSunBinary.runOffPool(["library", "verify", "--library", library.path, "--json"])
             #expect(verify.exitCode == 1, "\(verify)")
             #expect(verify.stdout.contains("unfinishedRecording"), "\(verify)")
-            let repair = try CameraSunBinary.run(["library", "repair", "--library", library.path, "--json"])
+            let repair = try await CameraSunBinary.runOffPool(["library", "repair", "--library", library.path, "--json"])
             #expect(repair.exitCode == 0, "\(repair)")
             #expect(repair.stdout.contains("recoveredRecording"), "\(repair)")
-            let listed = try CameraSunBinary.run(["library", "list", "--library", library.path, "--json"])
+            let listed = try await CameraSunBinary.runOffPool(["library", "list", "--library", library.path, "--json"])
             let asset = try #require((try listed.jsonObject()["assets"] as? [[String: Any]])?.first)
             let movie = try #require(asset["movie"] as? [String: Any], "\(asset)")
             #expect(movie["recovered"] as? Bool == true)
             let path = library.appendingPathComponent(try #require(asset["path"] as? String)).path
             #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
             #expect(try Self.streams(of: path)["h264"].map { $0.frames >= 30 } == true, "at least the first second survives")
-            #expect(try CameraSunBinary.run(["library", "verify", "--library", library.path]).exitCode == 0)
+            #expect(try await CameraSunBinary.runOffPool(["library", "verify", "--library", library.path]).exitCode == 0)
         }
     }
 
     @Test("Bad limits and sources are usage errors naming the value", arguments: [
         (["--duration", "-1"], "--duration '-1'"), (["--max-size", "0"], "--max-size '0'"), (["--audio", "bogus"], "bogus"),
     ])
-    func badInput(arguments: [String], mention: String) throws {
-        let result = try CameraSunBinary.run(["record"] + arguments + Self.small)
+    func badInput(arguments: [String], mention: String) async throws {
+        let result = try await CameraSunBinary.runOffPool(["record"] + arguments + Self.small)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderr.contains(mention), "\(result)")
     }
