@@ -12,11 +12,12 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 	&& grep -qw bmi2 /proc/cpuinfo && echo "-Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell")
 
 # Debian packages the build and the tests need (FFmpeg's libraries with libx264 for recordings, and ffmpeg/ffprobe
-# to read them back in the tests); the browser tests use chromium, chromium-driver and a
+# to read them back in the tests; the kernel's linux/videodev2.h for V4L2; nginx with its RTMP module as the live-push tests'
+# streaming server, which they start themselves on a free port); the browser tests use chromium, chromium-driver and a
 # venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese.
 APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg libasound2-dev \
-	libfreetype-dev fonts-dejavu-core \
+	libfreetype-dev fonts-dejavu-core linux-libc-dev nginx libnginx-mod-rtmp \
 	chromium chromium-driver python3-venv fonts-wqy-microhei
 
 # The browser tests' Python packages (Tests/Browser/requirements.txt) live in a venv of Debian's
@@ -103,16 +104,17 @@ fuzz-smoke: deps
 	$(call FUZZ_BUILD,.build/fuzz-smoke,-Xswiftc -Onone)
 	@$(call FUZZ_RUN,.build/fuzz-smoke,$(FUZZ_SMOKE_SECONDS))
 
-## browser-test: the viewfinder page in headless Chromium against the development fake server
-## (Tests/Browser); `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/ [VIEWFINDER_TOKEN=T]` tests a
-## running `camerasun serve` instead. Screenshots go to .build/artifacts/browser/.
+## browser-test: the viewfinder page in headless Chromium (Tests/Browser) against the release `camerasun serve`,
+## started on a free port with a library of its own; `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/
+## [VIEWFINDER_TOKEN=T]` tests a running one instead. Screenshots go to .build/artifacts/browser/.
+ifdef VIEWFINDER_URL
 browser-test: deps
 	@mkdir -p $(BROWSER_ARTIFACTS)
-ifdef VIEWFINDER_URL
 	$(BROWSER_VENV)/bin/python Tests/Browser/viewfinder_test.py --artifacts $(BROWSER_ARTIFACTS) $(VIEWFINDER_URL) $(VIEWFINDER_TOKEN)
 else
-	VIEWFINDER_PAGE_OUT=$(CURDIR)/$(BROWSER_ARTIFACTS)/viewfinder-page.html $(SWIFT) test --filter writesThePageForTheBrowserTests
-	$(BROWSER_VENV)/bin/python Tests/Browser/viewfinder_test.py --artifacts $(BROWSER_ARTIFACTS) --fake $(BROWSER_ARTIFACTS)/viewfinder-page.html
+browser-test: build
+	@mkdir -p $(BROWSER_ARTIFACTS)
+	$(BROWSER_VENV)/bin/python Tests/Browser/viewfinder_test.py --artifacts $(BROWSER_ARTIFACTS) --serve $(BIN)
 endif
 
 ## bench: performance figures beside their peers, and the closed-loop AE table (see BENCHMARKS.md)

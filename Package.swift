@@ -37,15 +37,17 @@ let package = Package(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "CameraSystem"),
         .target(name: "CameraCore"),
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie", "CameraAudio"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
         .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
+        .target(name: "CameraV4L2", dependencies: ["CameraCore", "CameraSystem", "CameraExposure", "CameraCapture", "CameraCodecs", "CV4L2"]),
         .target(
             name: "CameraEvaluation",
             dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCapture", "CameraCodecs", "CameraSimulated"]
@@ -55,16 +57,20 @@ let package = Package(
         .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
-        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "PhotoLibrary"]),
+        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraMovie", "CameraFilters", "PhotoLibrary"]),
         .target(
             name: "Viewfinder",
-            dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "PhotoLibrary", "CameraPhotos", "HTTPServer"]
+            dependencies: [
+                "CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters", "PhotoLibrary",
+                "CameraPhotos", "HTTPServer",
+            ]
         ),
         .target(
             name: "CameraBenchmarks",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
+                "CameraMovie", "CameraAudio", "CameraFilters",
             ]
         ),
         .target(
@@ -72,11 +78,11 @@ let package = Package(
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraBenchmarks", "CameraMovie",
-                "CameraAudio",
+                "CameraAudio", "CameraFilters", "CameraV4L2",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
-        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture"]),
+        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture", "CameraCodecs", "CameraSystem", "CameraV4L2"]),
 
         .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
@@ -91,16 +97,18 @@ let package = Package(
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraTestSupport"]
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
-                                                             "CameraPhotos", "CameraTestSupport"]),
+                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters"]),
         .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
         .testTarget(name: "CameraAudioTests", dependencies: ["CameraAudio", "CameraCore"]),
-        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
+        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport",
+                                                     "CameraFilters"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem", "CameraTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
-        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport"]),
-        .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraTestSupport"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport", "CameraFilters"]),
+        .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
+        .testTarget(name: "CameraV4L2Tests", dependencies: ["CameraV4L2", "CameraCapture", "CameraCore", "CameraSystem", "CameraTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

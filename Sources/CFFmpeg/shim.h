@@ -21,6 +21,9 @@ static inline int cff_error_again(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: the encoder or demuxer has nothing more.
 static inline int cff_error_eof(void) { return AVERROR_EOF; }
 
+/// AV_NOPTS_VALUE: a timestamp the stream does not have.
+static inline int64_t cff_no_pts(void) { return AV_NOPTS_VALUE; }
+
 /// The text of an FFmpeg error code into `buffer` (av_err2str without its compound literal).
 static inline const char *cff_error_text(int code, char *buffer, size_t size) {
     return av_make_error_string(buffer, size, code);

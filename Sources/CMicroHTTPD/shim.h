@@ -15,6 +15,10 @@ static const uint64_t cmhd_size_unknown = MHD_SIZE_UNKNOWN;
 /// MHD_CONTENT_READER_END_OF_STREAM: returned by a content reader when the body is complete.
 static const ssize_t cmhd_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
 
+/// MHD_CONTENT_READER_END_WITH_ERROR: returned by a content reader that cannot give the bytes it
+/// promised; the connection is closed.
+static const ssize_t cmhd_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
+
 /// Starts a daemon bound to `address` (port 0 picks a free port) with the options the server
 /// uses. `flags` are MHD_FLAG values; NULL is returned when the daemon cannot start (errno says why).
 /// `per_address_limit` is MHD_OPTION_PER_IP_CONNECTION_LIMIT; `notify_connection` is called when

@@ -5,7 +5,7 @@ import Synchronization
 /// A real microphone through ALSA (libasound2): interleaved 48 kHz capture on a device name
 /// (`default`, `hw:1,0`, `plughw:1,0`, `dsnoop:…`), in FLOAT_LE or S16_LE, delivered as Float32.
 ///
-/// Each `nextChunk()` is one blocking `snd_pcm_readi` of a period (about 10 ms) on a serial
+/// Each `readChunk()` is one blocking `snd_pcm_readi` of a period (about 10 ms) on a serial
 /// dispatch queue of its own, so a wait for the device never holds a thread of the concurrency
 /// pool. Timestamps count the samples read from the start. An overrun (the device's 100 ms buffer
 /// filled because it was not read in time) is recovered with `snd_pcm_recover` and counted in
@@ -76,12 +76,9 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
         format.store(SampleFormat.allCases.firstIndex(of: started.format) ?? -1, ordering: .relaxed)
     }
 
-    /// The next period of samples, stamped with its place on the timeline.
-    public func nextChunk() async throws(AudioError) -> AudioChunk {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<AudioChunk, AudioError>, Never>) in
-            queue.async { continuation.resume(returning: Result { () throws(AudioError) in try self.readChunk() }) }
-        }
-        return try result.get()
+    /// The next period of samples, stamped with its place on the timeline (one blocking read on the device's queue).
+    public func readChunk() throws(AudioError) -> AudioChunk {
+        try queue.sync { Result { () throws(AudioError) in try readPeriod() } }.get()
     }
 
     /// Closes the device (after the read in progress, if any).
@@ -90,7 +87,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     }
 
     /// One period, on `queue`; an overrun is counted, its gap added to the timeline, and the read retried.
-    private func readChunk() throws(AudioError) -> AudioChunk {
+    private func readPeriod() throws(AudioError) -> AudioChunk {
         guard let capture, var timeline else {
             throw AudioError("the ALSA microphone \(device) is not started — call start() before reading it")
         }

@@ -1,8 +1,9 @@
 import CameraCore
 
 /// A microphone: chunks of samples stamped on the media timeline from 0 at `start()`, taken one
-/// after another with `nextChunk()` (which waits for the next one as a real device does). One
-/// consumer reads it; `stop()` may come from anywhere.
+/// after another with `readChunk()`, which blocks until the next one is captured, as a real
+/// device's read does: its reader runs on a thread of its own, so that capture never waits for
+/// the concurrency pool's few threads. One consumer reads it; `stop()` may come from anywhere.
 public protocol AudioSource: AnyObject, Sendable {
     /// What the source is, for the terminal and `/state` ("simulated microphone", "ALSA hw:1,0").
     var name: String { get }
@@ -13,8 +14,8 @@ public protocol AudioSource: AnyObject, Sendable {
 
     /// Opens the device and starts its timeline at 0.
     func start() throws(AudioError)
-    /// The next chunk, when it has been captured.
-    func nextChunk() async throws(AudioError) -> AudioChunk
-    /// Closes the device; `nextChunk()` then throws until the next `start()`.
+    /// The next chunk, once it has been captured (blocking the calling thread).
+    func readChunk() throws(AudioError) -> AudioChunk
+    /// Closes the device; `readChunk()` then throws until the next `start()`.
     func stop()
 }

@@ -10,7 +10,7 @@ import Foundation
 /// Levels are dBFS as AES17 defines them (RMS against a full-scale sine's), so the tone's peak is 0.1.
 /// Every sample is a pure function of its index and the seed (`sample(at:)`): a recorder on a
 /// virtual clock pulls exactly the audio up to each frame's time, and a seed gives the same
-/// samples to the bit. `nextChunk()` instead paces chunks of 1 024 samples by the wall clock, as a
+/// samples to the bit. `readChunk()` instead paces chunks of 1 024 samples by the wall clock, as a
 /// real microphone delivers them.
 public final class SimulatedMicrophone: AudioSource {
     public static let rate = 48_000
@@ -23,7 +23,7 @@ public final class SimulatedMicrophone: AudioSource {
     public static let clickLength = 96
     /// Samples from one click to the next: one second.
     public static let clickInterval = Int64(rate)
-    /// Samples in each chunk `nextChunk()` delivers.
+    /// Samples in each chunk `readChunk()` delivers.
     public static let chunkLength = 1_024
 
     public let name = "simulated microphone"
@@ -64,7 +64,7 @@ public final class SimulatedMicrophone: AudioSource {
     }
 
     /// The next 1 024 samples, returned when the last of them has been "captured" on the wall clock.
-    public func nextChunk() async throws(AudioError) -> AudioChunk {
+    public func readChunk() throws(AudioError) -> AudioChunk {
         let taken = stream.withLock { stream -> (ContinuousClock.Instant, Int64)? in
             guard let current = stream else { return nil }
             stream?.nextIndex += Int64(Self.chunkLength)
@@ -74,11 +74,9 @@ public final class SimulatedMicrophone: AudioSource {
             throw AudioError("the simulated microphone is not started — call start() before reading it")
         }
         let end = Double(index + Int64(Self.chunkLength)) / Double(Self.rate)
-        do {
-            try await Task.sleep(until: started + .seconds(end), clock: .continuous)
-        } catch {
-            throw AudioError("reading the simulated microphone was cancelled — start a new recording")
-        }
+        // The device's pace: the chunk is there once its last sample's time has come.
+        let wait = started + .seconds(end) - .now
+        if wait > .zero { Thread.sleep(forTimeInterval: wait.seconds) }
         return AudioChunk(samples: samples(from: index, count: Self.chunkLength), sampleRate: Self.rate, channelCount: 1,
                           presentationTime: MediaTime(value: index, timescale: Int32(Self.rate)))
     }

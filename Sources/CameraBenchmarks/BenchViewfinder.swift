@@ -1,3 +1,4 @@
+import CameraAudio
 import CameraCapture
 import CameraCore
 import CameraSimulated
@@ -20,10 +21,12 @@ struct BenchViewfinder {
         return try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime)
     }
 
-    /// Serves `camera` on a free loopback port and returns once it delivers 30 frames a second.
-    static func start(on camera: any CaptureDevice, label: String, progress: BenchmarkProgress) async throws -> BenchViewfinder {
+    /// Serves `camera` on a free loopback port, its takes with `microphone`'s sound, and returns
+    /// once it delivers 30 frames a second.
+    static func start(on camera: any CaptureDevice, label: String, progress: BenchmarkProgress,
+                      microphone: SimulatedMicrophone? = nil) async throws -> BenchViewfinder {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
-        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0))
+        let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0), microphone: microphone)
         let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
                                                           configuration: configuration)
         let bench = BenchViewfinder(viewfinder: viewfinder, configuration: configuration,

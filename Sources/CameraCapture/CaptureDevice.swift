@@ -39,9 +39,16 @@ public protocol CaptureDevice: AnyObject, Sendable {
     /// Sets the sensor for the frames to come (what the 3A engine decided). A value outside
     /// `capabilities` throws naming the control and its range, and nothing changes.
     func apply(_ controls: SensorControls) throws(ValueOutOfRangeError)
+    /// Whether frames come at the pace of a clock (a live camera, realtime pacing) rather than as
+    /// fast as the session asks (a file or a simulation run flat out). A session waits for its
+    /// outputs before asking such a device for the next frame, so they lose none.
+    var deliversInRealTime: Bool { get }
 }
 
 extension CaptureDevice {
+    /// A camera delivers at its own pace.
+    public var deliversInRealTime: Bool { true }
+
     /// The active format (a shorthand for `settings.activeFormat`).
     public var activeFormat: DeviceFormat { settingsStore.settings.activeFormat }
 

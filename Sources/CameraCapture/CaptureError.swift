@@ -18,6 +18,8 @@ public enum FrameDropReason: String, Sendable, Hashable, Codable {
     case outOfBuffers
     /// The stream skipped: frames lost around an interruption or a format change.
     case discontinuity
+    /// The device marked the frame as damaged, or gave less than a whole frame (V4L2's error flag).
+    case damaged
 }
 
 /// What can go wrong when capturing, with what the user can do about it.
@@ -33,6 +35,8 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
     case invalidConfiguration(String)
     /// Anything else the device reported (an I/O error, an unsupported control).
     case deviceFailure(device: String, detail: String)
+    /// The device has no more frames (a video file played once); the session stops.
+    case ended(device: String)
 
     public var description: String {
         switch self {
@@ -41,6 +45,7 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
         case .frameDropped(let reason): "frame dropped (\(reason.rawValue))"
         case .invalidConfiguration(let message): "invalid configuration: \(message)"
         case .deviceFailure(let device, let detail): "\(device) failed: \(detail)"
+        case .ended(let device): "\(device) has no more frames"
         }
     }
 }

@@ -79,6 +79,9 @@ struct CaptureLoop: Sendable {
             } catch {
                 return .failed(error, engine)
             }
+            if !device.deliversInRealTime {
+                for route in routes { await route.output.awaitCapacity() }
+            }
             // A device that never suspends (a file decoded flat out) must not hold the thread.
             await Task.yield()
         }

@@ -12,11 +12,18 @@ public protocol CaptureOutput: AnyObject, Sendable {
     func receive(_ frame: CapturedFrame)
     /// A frame the device lost before it reached any output (`outOfBuffers`, `discontinuity`).
     func receive(_ drop: DroppedFrame)
+    /// Returns once the output can take another frame without dropping it. The session waits on
+    /// it only for a device that delivers as fast as it is asked (`deliversInRealTime` false),
+    /// so that transcoding a file loses no frame; a live camera is never held back.
+    func awaitCapacity() async
 }
 
 extension CaptureOutput {
     /// Outputs that take any format need not check.
     public func checkCompatibility(with format: DeviceFormat) throws(CaptureError) {}
+
+    /// Outputs that queue without bound (or drop late frames by design) never hold the session back.
+    public func awaitCapacity() async {}
 
     /// The output's type name, for error messages.
     var typeName: String { String(describing: type(of: self)) }

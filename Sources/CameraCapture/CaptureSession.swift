@@ -1,4 +1,4 @@
-/// Connects a camera to outputs and runs it: the AVCaptureSession triangle of input, outputs and
+/// Connects cameras to outputs and runs them: the AVCaptureSession triangle of input, outputs and
 /// connections, with its pitfalls designed out.
 ///
 /// ```
@@ -7,16 +7,19 @@
 ///  (camera)       │                  │                                               │
 ///                 │                  ├─► CaptureConnection ─► VideoDataOutput ──► app │
 ///                 │                  └─► CaptureConnection ─► PreviewOutput ───► viewers
-///                 └──────────────────────────────────────────────────────────────────┘
+///  DeviceInput ──►│ its own capture loop and 3A ─► the connections it feeds          │
+///  (a second one) └──────────────────────────────────────────────────────────────────┘
 /// ```
 ///
 /// The session is an actor: configuration, `start()` and `stop()` run one at a time on its
 /// executor, in the order they were called, and never block the caller's thread. Configuration
-/// is transactional (`configure`), validated as a whole. While running, a capture loop on its own
-/// task pulls frames from the device, analyses each frame once, lets the `ThreeAEngine` carry out
-/// the device's exposure, focus and white-balance settings, and hands the frame to every output.
-/// An interrupted device (busy, unplugged) is retried until it works again; what happens is
-/// reported on `events()`.
+/// is transactional (`configure`), validated as a whole. While running, each input streams on a
+/// capture loop of its own task: it pulls frames from its device, analyses each frame once, lets
+/// its own `ThreeAEngine` carry out the device's exposure, focus and white-balance settings, and
+/// hands the frame to the outputs that input feeds. An input that feeds none still streams, so
+/// its exposure has converged when an output is switched to it. An interrupted device (busy,
+/// unplugged) is retried until it works again; what happens is reported on `events()`, and with
+/// the device it happened to on `deviceEvents()`.
 public actor CaptureSession {
     /// A running stream: the device, the loop's task and the number that tells its frames apart.
     private struct Run {
@@ -28,29 +31,36 @@ public actor CaptureSession {
     /// The inputs, outputs and preset in effect.
     public private(set) var configuration = SessionConfiguration()
     /// True while frames flow, or while an interruption is being waited out.
-    public var isRunning: Bool { run != nil }
-    /// True from an `interrupted` event to its `interruptionEnded`.
-    public private(set) var isInterrupted = false
+    public var isRunning: Bool { !runs.isEmpty }
+    /// True from an `interrupted` event to its `interruptionEnded` (of any input).
+    public var isInterrupted: Bool { !interruptedStreams.isEmpty }
 
     private let retryInterval: Duration
     private let subscribers = SubscriberList<SessionEvent>(bufferingPolicy: .unbounded)
-    private var run: Run?
+    private let deviceSubscribers = SubscriberList<SessionDeviceEvent>(bufferingPolicy: .unbounded)
+    /// One per input while running.
+    private var runs: [Run] = []
     private var streamCount = 0
-    /// The 3A engine's state between streams of the same device, so exposure does not start over.
-    private var threeA: ThreeAEngine?
+    /// The streams waiting out an interruption.
+    private var interruptedStreams: Set<Int> = []
+    /// Each input's 3A engine state between its streams, so exposure does not start over.
+    private var engines: [ObjectIdentifier: ThreeAEngine] = [:]
     private var transitionInProgress = false
     private var transitionWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// A session that, when its device is interrupted, tries it again every
+    /// A session that, when a device is interrupted, tries it again every
     /// `interruptionRetryInterval`.
     public init(interruptionRetryInterval: Duration = .milliseconds(100)) {
         retryInterval = interruptionRetryInterval
     }
 
     deinit {
-        run?.task.cancel()
-        run?.device.stopStreaming()
+        for run in runs {
+            run.task.cancel()
+            run.device.stopStreaming()
+        }
         subscribers.finish()
+        deviceSubscribers.finish()
     }
 
     /// A new stream of the session's events from now on, for one subscriber (each call makes
@@ -59,40 +69,45 @@ public actor CaptureSession {
         subscribers.subscribe()
     }
 
+    /// The same events as `events()`, each with the camera it happened to.
+    public nonisolated func deviceEvents() -> AsyncStream<SessionDeviceEvent> {
+        deviceSubscribers.subscribe()
+    }
+
     /// The connection that feeds `output`, or nil when the output is not in the session.
     public func connection(for output: some CaptureOutput) -> CaptureConnection? {
         configuration.connection(for: output)
     }
 
-    /// Starts the device and the capture loop, then reports `started`. Does nothing when already
-    /// running. A busy or missing device does not fail the start: the session reports
+    /// Starts every device and its capture loop, then reports `started`. Does nothing when
+    /// already running. A busy or missing device does not fail the start: the session reports
     /// `interrupted` and starts streaming when the device becomes available. Throws when there is
-    /// no device input, or the device cannot be used at all (not authorized, failed).
+    /// no device input, or a device cannot be used at all (not authorized, failed); then none runs.
     public func start() async throws(CaptureError) {
         await beginTransition()
         defer { endTransition() }
-        guard run == nil else { return }
-        try launch()
-        subscribers.publish(.started)
+        guard runs.isEmpty else { return }
+        if let failure = await launchAll() { throw failure.error }
+        publish(.started)
     }
 
-    /// Stops the capture loop and the device, then reports `stopped`. Does nothing when not
+    /// Stops the capture loops and the devices, then reports `stopped`. Does nothing when not
     /// running. When it returns no output receives another frame of this run; frames already
     /// delivered or waiting in an output stay valid.
     public func stop() async {
         await beginTransition()
         defer { endTransition() }
-        guard run != nil else { return }
+        guard !runs.isEmpty else { return }
         await halt()
-        subscribers.publish(.stopped)
+        publish(.stopped)
     }
 
     /// Changes inputs, outputs and preset as one transaction: `body` edits a copy, which takes
-    /// effect only when it returns and the whole configuration validates — one device input for
-    /// the outputs, each output added once and in no other session, the preset supported by the
-    /// device, every output able to take its format. Errors name the problem and what to do.
+    /// effect only when it returns and the whole configuration validates — each output fed by one
+    /// input of the session, added once and in no other session, the preset supported by every
+    /// device, every output able to take its input's format. Errors name the problem and what to do.
     ///
-    /// The preset's format is applied to the device. A running session restarts its stream with
+    /// The preset's format is applied to each device. A running session restarts its streams with
     /// the new configuration (outputs see a new stream: sequence numbers start again).
     public func configure(_ body: (inout SessionConfiguration) throws -> Void) async throws {
         await beginTransition()
@@ -100,59 +115,92 @@ public actor CaptureSession {
         var candidate = configuration
         try body(&candidate)
         let resolved = try candidate.validate()
-        if run != nil, resolved == nil {
+        if !runs.isEmpty, candidate.inputs.isEmpty {
             throw CaptureError.invalidConfiguration("a running session needs its device input — stop() it before removing the input")
         }
-        try OutputOwnership.claim(candidate.outputs(notIn: configuration), for: self)
-        let wasRunning = run != nil
+        let added = candidate.outputs(notIn: configuration)
+        try OutputOwnership.claim(added, for: self)
+        let wasRunning = !runs.isEmpty
         if wasRunning { await halt() }
-        if let resolved, let choice = resolved.choice {
-            let device = resolved.input.device
-            do {
-                try device.configure { settings in
-                    settings.activeFormat = choice.format
-                    settings.frameRate = choice.frameRate
-                }
-            } catch {
-                OutputOwnership.release(candidate.outputs(notIn: configuration), from: self)
-                if wasRunning { relaunchAfterReconfiguration() }
-                throw error
-            }
+        do {
+            try Self.applyFormats(resolved)
+        } catch {
+            OutputOwnership.release(added, from: self)
+            if wasRunning { await relaunchAfterReconfiguration() }
+            throw error
         }
-        commit(candidate, input: resolved?.input)
-        if wasRunning { relaunchAfterReconfiguration() }
+        commit(candidate)
+        if wasRunning { await relaunchAfterReconfiguration() }
     }
 
     // MARK: Configuration
 
-    /// Makes `candidate` the configuration: frees removed outputs, connects every output to the input.
-    private func commit(_ candidate: SessionConfiguration, input: DeviceInput?) {
-        OutputOwnership.release(configuration.outputs(notIn: candidate), from: self)
-        if configuration.inputs.first?.device !== input?.device { threeA = nil }
-        configuration = candidate
-        for route in candidate.routes {
-            route.connection.connect(to: input?.device.position ?? .unspecified)
+    /// Sets each device to the format and frame rate its preset chose, all or none: a device that
+    /// refuses puts back the ones already set.
+    private static func applyFormats(_ resolved: [(input: DeviceInput, choice: (format: DeviceFormat, frameRate: Double)?)]) throws {
+        var applied: [(device: any CaptureDevice, previous: DeviceSettings)] = []
+        do {
+            for case (let input, let choice?) in resolved {
+                let device = input.device, previous = device.settings
+                try device.configure { settings in
+                    settings.activeFormat = choice.format
+                    settings.frameRate = choice.frameRate
+                }
+                applied.append((device, previous))
+            }
+        } catch {
+            for (device, previous) in applied {
+                try? device.configure { settings in
+                    settings.activeFormat = previous.activeFormat
+                    settings.frameRate = previous.frameRate
+                }
+            }
+            throw error
         }
     }
 
-    /// Restarts the stream after a configuration; a device that cannot start ends the run as a
-    /// runtime error would.
-    private func relaunchAfterReconfiguration() {
-        do {
-            try launch()
-        } catch {
-            subscribers.publish(.runtimeError(error))
-            subscribers.publish(.stopped)
+    /// Makes `candidate` the configuration: frees removed outputs and the 3A state of removed
+    /// inputs, and connects every output to its input.
+    private func commit(_ candidate: SessionConfiguration) {
+        OutputOwnership.release(configuration.outputs(notIn: candidate), from: self)
+        let kept = Set(candidate.inputs.map { ObjectIdentifier($0.device) })
+        engines = engines.filter { kept.contains($0.key) }
+        configuration = candidate
+        for input in candidate.inputs {
+            for route in candidate.routes(fedBy: input) { route.connection.connect(to: input.device.position) }
         }
+    }
+
+    /// Restarts the streams after a configuration; a device that cannot start ends the run as a
+    /// runtime error would.
+    private func relaunchAfterReconfiguration() async {
+        guard let failure = await launchAll() else { return }
+        publish(.runtimeError(failure.error), device: failure.device)
+        publish(.stopped)
     }
 
     // MARK: Streams
 
-    /// Starts the device (an interruption is waited out by the loop) and the capture loop.
-    private func launch() throws(CaptureError) {
-        guard let device = configuration.inputs.first?.device else {
-            throw .invalidConfiguration("the session has no device input — add DeviceInput(camera) in configure before start()")
+    /// Starts a stream for every input, all or none: when one cannot start, the others are
+    /// stopped again and the failure returned with its device.
+    private func launchAll() async -> (error: CaptureError, device: (any CaptureDevice)?)? {
+        guard !configuration.inputs.isEmpty else {
+            return (.invalidConfiguration("the session has no device input — add DeviceInput(camera) in configure before start()"), nil)
         }
+        for input in configuration.inputs {
+            do {
+                try launch(input)
+            } catch {
+                await halt()
+                return (error, input.device)
+            }
+        }
+        return nil
+    }
+
+    /// Starts `input`'s device (an interruption is waited out by the loop) and its capture loop.
+    private func launch(_ input: DeviceInput) throws(CaptureError) {
+        let device = input.device
         var interruption: InterruptionReason?
         do {
             try device.startStreaming()
@@ -161,7 +209,8 @@ public actor CaptureSession {
         }
         let engine: ThreeAEngine
         do {
-            engine = try threeA ?? ThreeAEngine(capabilities: device.capabilities, frameRate: device.settings.frameRate)
+            engine = try engines[ObjectIdentifier(device)]
+                ?? ThreeAEngine(capabilities: device.capabilities, frameRate: device.settings.frameRate)
         } catch {
             device.stopStreaming()
             throw .invalidConfiguration("\(error)")
@@ -169,7 +218,7 @@ public actor CaptureSession {
         streamCount += 1
         let streamIndex = streamCount
         let loop = CaptureLoop(
-            device: device, routes: configuration.routes, streamIndex: streamIndex, retryInterval: retryInterval,
+            device: device, routes: configuration.routes(fedBy: input), streamIndex: streamIndex, retryInterval: retryInterval,
             initialInterruption: interruption, engine: engine,
             report: { [weak self] report in await self?.loopReported(report, streamIndex: streamIndex) })
         let task = Task.detached { [weak self] in
@@ -178,52 +227,63 @@ public actor CaptureSession {
             await self?.loopEnded(outcome, streamIndex: streamIndex)
             return outcome
         }
-        run = Run(device: device, streamIndex: streamIndex, task: task)
+        runs.append(Run(device: device, streamIndex: streamIndex, task: task))
     }
 
-    /// Cancels the loop, waits for it to finish its frame, and stops the device.
+    /// Cancels every loop, waits for each to finish its frame, and stops the devices.
     private func halt() async {
-        guard let current = run else { return }
-        run = nil
-        isInterrupted = false
-        current.task.cancel()
-        let outcome = await current.task.value
-        current.device.stopStreaming()
-        if case .failed(let error, _) = outcome {
-            subscribers.publish(.runtimeError(error))
+        let current = runs
+        runs = []
+        interruptedStreams = []
+        for run in current { run.task.cancel() }
+        for run in current {
+            let outcome = await run.task.value
+            run.device.stopStreaming()
+            if case .failed(let error, _) = outcome {
+                publish(.runtimeError(error), device: run.device)
+            }
+            keepEngine(of: outcome, for: run.device)
         }
-        keepEngine(of: outcome)
     }
 
     private func loopReported(_ report: CaptureLoop.Report, streamIndex: Int) {
-        guard run?.streamIndex == streamIndex else { return }
+        guard let run = runs.first(where: { $0.streamIndex == streamIndex }) else { return }
         switch report {
         case .interrupted(let reason):
-            isInterrupted = true
-            subscribers.publish(.interrupted(reason))
+            interruptedStreams.insert(streamIndex)
+            publish(.interrupted(reason), device: run.device)
         case .interruptionEnded:
-            isInterrupted = false
-            subscribers.publish(.interruptionEnded)
+            interruptedStreams.remove(streamIndex)
+            publish(.interruptionEnded, device: run.device)
         }
     }
 
-    /// A loop that ended by itself failed: the session stops and says why.
+    /// A loop that ended by itself failed: its device stops and the session says why; the other
+    /// input streams on, and the session stops with the last one.
     private func loopEnded(_ outcome: CaptureLoop.Outcome, streamIndex: Int) {
-        guard let current = run, current.streamIndex == streamIndex else { return }
-        run = nil
-        isInterrupted = false
-        current.device.stopStreaming()
-        keepEngine(of: outcome)
-        if case .failed(let error, _) = outcome {
-            subscribers.publish(.runtimeError(error))
+        guard let index = runs.firstIndex(where: { $0.streamIndex == streamIndex }) else { return }
+        let run = runs.remove(at: index)
+        interruptedStreams.remove(streamIndex)
+        run.device.stopStreaming()
+        keepEngine(of: outcome, for: run.device)
+        switch outcome {
+        case .failed(.ended, _): publish(.ended, device: run.device)
+        case .failed(let error, _): publish(.runtimeError(error), device: run.device)
+        case .cancelled: break
         }
-        subscribers.publish(.stopped)
+        if runs.isEmpty { publish(.stopped) }
     }
 
-    private func keepEngine(of outcome: CaptureLoop.Outcome) {
+    private func keepEngine(of outcome: CaptureLoop.Outcome, for device: any CaptureDevice) {
         switch outcome {
-        case .cancelled(let engine), .failed(_, let engine): threeA = engine
+        case .cancelled(let engine), .failed(_, let engine): engines[ObjectIdentifier(device)] = engine
         }
+    }
+
+    /// Reports `event` on both event streams, with the device it happened to (nil: the session's).
+    private func publish(_ event: SessionEvent, device: (any CaptureDevice)? = nil) {
+        subscribers.publish(event)
+        deviceSubscribers.publish(SessionDeviceEvent(event, device: device?.uniqueID))
     }
 
     // MARK: Transitions

@@ -1,7 +1,7 @@
 /// A camera as a session's source of frames (AVCaptureDeviceInput).
 ///
-/// A session takes exactly one device input; its video goes to every output through a
-/// `CaptureConnection`.
+/// A session takes one device input, or two at once; each output's `CaptureConnection` is fed by
+/// one of them (`SessionConfiguration.add(_:from:)`).
 public struct DeviceInput: Sendable {
     public let device: any CaptureDevice
 

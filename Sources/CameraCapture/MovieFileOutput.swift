@@ -1,8 +1,9 @@
 import CameraAudio
-import CameraCodecs
 import CameraCore
+import CameraFilters
 import CameraMovie
 import Dispatch
+import Foundation
 
 /// Records the session's pictures into movie files, beside the preview and photo outputs
 /// (AVCaptureMovieFileOutput's job): H.264 in fragmented MP4, flushed, validated and only then
@@ -13,6 +14,9 @@ import Dispatch
 ///        (never waits)            full: the frame is dropped,        append … finish(reason)
 ///                                 counted in `status`                      └─► events: .finished
 /// ```
+///
+/// A live camera is never held back; a device that delivers as fast as it is asked (a file) waits
+/// for room in the hand-off instead (`awaitCapacity`), so a transcode loses no frame.
 ///
 /// A take starts on the first frame after `startRecording`, its size and rate that frame's. A
 /// limit ends it as a success with its reason, as AVFoundation's limits do; `stopRecording` ends
@@ -59,6 +63,18 @@ public final class MovieFileOutput: CaptureOutput {
         var pending = 0
         var status = Status()
         var waiters: [CheckedContinuation<MovieRecording.Saved, any Error>] = []
+        /// `awaitCapacity` calls waiting for the hand-off to have room.
+        var capacityWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Whether a frame received now would be dropped for want of room.
+        var isFull: Bool { take != nil && accepting && pending >= MovieFileOutput.queueLimit }
+
+        /// The capacity waiters to resume once the hand-off has room (or the take ends).
+        mutating func takeCapacityWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !isFull else { return [] }
+            defer { capacityWaiters = [] }
+            return capacityWaiters
+        }
     }
 
     private let state = Locked(State())
@@ -82,20 +98,45 @@ public final class MovieFileOutput: CaptureOutput {
     }
 
     /// Starts a take at `path` (written as `path.partial` until it is saved) from the next frame,
-    /// encoded by `encoder` (FFmpeg's name, as `H264EncoderChoice` picks it), with the simulated
-    /// microphone's sound when `microphone` is given (pulled up to each frame's end, on the
-    /// camera's timeline, so its clicks meet the camera's sync marks). Throws when a take is
-    /// already running.
+    /// encoded by `encoder` (FFmpeg's name, as `H264EncoderChoice` picks it), with `sound` when
+    /// given (a live microphone is started now), each frame through `filters` when given (on a
+    /// copy: the frame is shared with the other outputs). Throws when a take is already running
+    /// or the microphone does not start; a first frame the filters cannot take fails the take.
     public func startRecording(to path: String, limits: MovieRecording.Limits, encoder: String = H264EncoderChoice.software,
-                               microphone: SimulatedMicrophone? = nil) throws(MovieError) {
-        try state.withLock { (state) throws(MovieError) in
-            guard state.take == nil else {
-                throw MovieError("already recording to \(state.status.path ?? "a file") — stop that take first")
+                               sound: MovieSound? = nil, filters: FilterChain? = nil) throws(MovieError) {
+        let microphone: (any AudioSource)? = if case .live(let source) = sound { source } else { nil }
+        // The microphone starts first: its timeline's zero is in the take before any frame reaches it.
+        var live: LiveSoundTimeline?
+        if let microphone {
+            do {
+                try microphone.start()
+            } catch {
+                throw MovieError("the microphone \(microphone.name) did not start: \(error)")
             }
-            state.take = Take(path: path, limits: limits, encoder: encoder, microphone: microphone)
-            state.accepting = true
-            state.status = Status(isRecording: true, path: path)
+            live = LiveSoundTimeline(microphoneZero: .now)
         }
+        let take: Take
+        do {
+            take = try state.withLock { (state) throws(MovieError) -> Take in
+                guard state.take == nil else {
+                    throw MovieError("already recording to \(state.status.path ?? "a file") — stop that take first")
+                }
+                let take = Take(path: path, limits: limits, encoder: encoder, sound: sound, live: live, filters: filters)
+                (state.take, state.accepting, state.status) = (take, true, Status(isRecording: true, path: path))
+                return take
+            }
+        } catch {
+            microphone?.stop()
+            throw error
+        }
+        guard let microphone else { return }
+        // The microphone's reader, on a thread of its own; it ends when the take's end stops the
+        // source and its next read throws.
+        Thread { [self] in
+            while let chunk = try? microphone.readChunk() {
+                encoding.async { self.appendSound(chunk, to: take) }
+            }
+        }.start()
     }
 
     /// Ends the take once the frames handed off are written, and returns it as saved with `reason`.
@@ -126,19 +167,39 @@ public final class MovieFileOutput: CaptureOutput {
             return take
         }
         guard let take else { return }
-        encoding.async { self.append(frame, to: take) }
+        let received = ContinuousClock.now
+        encoding.async { self.append(frame, receivedAt: received, to: take) }
     }
 
     public func receive(_ drop: DroppedFrame) {}
 
+    /// Waits while the hand-off to the encoder is full, so a file transcoded flat out loses no frame.
+    public func awaitCapacity() async {
+        await withCheckedContinuation { continuation in
+            let hasRoom = state.withLock { state in
+                if state.isFull { state.capacityWaiters.append(continuation) }
+                return !state.isFull
+            }
+            if hasRoom { continuation.resume() }
+        }
+    }
+
+    /// Resumes the capacity waiters once there is room.
+    private func resumeCapacityWaiters() {
+        for waiter in state.withLock({ $0.takeCapacityWaiters() }) { waiter.resume() }
+    }
+
     // MARK: On the encoding queue
 
-    private func append(_ frame: CapturedFrame, to take: Take) {
-        defer { state.withLock { $0.pending -= 1 } }
+    private func append(_ frame: CapturedFrame, receivedAt received: ContinuousClock.Instant, to take: Take) {
+        defer {
+            state.withLock { $0.pending -= 1 }
+            resumeCapacityWaiters()
+        }
         guard !take.isFinished else { return }
         do {
             let started = take.recording == nil
-            guard let reason = try take.append(frame) else {
+            guard let reason = try take.append(frame, receivedAt: received) else {
                 let progress = take.progress
                 let thumbnail = take.thumbnail(of: frame)
                 state.withLock { state in
@@ -156,6 +217,16 @@ public final class MovieFileOutput: CaptureOutput {
         }
     }
 
+    /// A live microphone's `chunk` into the take.
+    private func appendSound(_ chunk: AudioChunk, to take: Take) {
+        guard !take.isFinished else { return }
+        do {
+            try take.appendLive(chunk)
+        } catch {
+            end(take, with: .failure(error))
+        }
+    }
+
     private func finish(_ take: Take, reason: MovieRecording.StopReason) {
         guard !take.isFinished else { return }
         do {
@@ -167,6 +238,7 @@ public final class MovieFileOutput: CaptureOutput {
 
     private func end(_ take: Take, with result: Result<MovieRecording.Saved, MovieError>) {
         take.isFinished = true
+        if case .live(let source) = take.sound { source.stop() }
         let waiters = state.withLock { state -> [CheckedContinuation<MovieRecording.Saved, any Error>] in
             guard state.take === take else { return [] }
             state.take = nil
@@ -175,83 +247,11 @@ public final class MovieFileOutput: CaptureOutput {
             defer { state.waiters = [] }
             return state.waiters
         }
+        resumeCapacityWaiters()
         switch result {
         case .success(let saved): subscribers.publish(.finished(saved))
         case .failure(let error): subscribers.publish(.failed(error))
         }
         for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
-    }
-}
-
-/// One take: its recording is made from the first frame, and used only on the output's serial
-/// encoding queue — the confinement that makes it safe to share with the capture loop.
-private final class Take: @unchecked Sendable {
-    let path: String
-    let limits: MovieRecording.Limits
-    private let encoder: String
-    private let microphone: SimulatedMicrophone?
-    /// The microphone's next sample to record, on the camera's timeline.
-    private var nextSample: Int64?
-    private(set) var recording: MovieRecording?
-    private var span: (start: Double, end: Double)?
-    private var hasLateThumbnail = false
-    var isFinished = false
-
-    init(path: String, limits: MovieRecording.Limits, encoder: String, microphone: SimulatedMicrophone?) {
-        (self.path, self.limits, self.encoder, self.microphone) = (path, limits, encoder, microphone)
-    }
-
-    /// Writes `frame`, or returns the limit that ends the take.
-    func append(_ frame: CapturedFrame) throws(MovieError) -> MovieRecording.StopReason? {
-        let recording: MovieRecording
-        if let existing = self.recording {
-            recording = existing
-        } else {
-            let sound = microphone.map { MovieFileWriter.AudioFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }
-            recording = try MovieRecording(path: path, size: PixelSize(width: frame.buffer.width, height: frame.buffer.height),
-                                           frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), limits: limits,
-                                           encoder: encoder, audio: sound)
-            self.recording = recording
-        }
-        if let reason = try recording.append(frame.frame) { return reason }
-        if let microphone { try recordSound(microphone, through: frame, into: recording) }
-        let start = span?.start ?? frame.presentationTime.seconds
-        span = (start, frame.presentationTime.seconds + frame.frameDuration.seconds)
-        return nil
-    }
-
-    /// The microphone's samples from where the last frame's ended to this frame's end.
-    private func recordSound(_ microphone: SimulatedMicrophone, through frame: CapturedFrame, into recording: MovieRecording)
-        throws(MovieError) {
-        let rate = Double(microphone.sampleRate)
-        let start = nextSample ?? Int64((frame.presentationTime.seconds * rate).rounded())
-        let end = Int64(((frame.presentationTime.seconds + frame.frameDuration.seconds) * rate).rounded())
-        guard end > start else { return }
-        nextSample = end
-        try recording.append(AudioChunk(samples: microphone.samples(from: start, count: Int(end - start)), sampleRate: microphone.sampleRate,
-                                        channelCount: 1, presentationTime: MediaTime(value: start, timescale: Int32(microphone.sampleRate))))
-    }
-
-    /// A thumbnail of `frame` when it is the take's first or the first past `thumbnailTime`, else nil.
-    func thumbnail(of frame: CapturedFrame) -> [UInt8]? {
-        guard let recording, let span else { return nil }
-        let isFirst = recording.frames == 1
-        let isLate = !hasLateThumbnail && span.end - span.start > MovieFileOutput.thumbnailTime
-        guard isFirst || isLate else { return nil }
-        if isLate { hasLateThumbnail = true }
-        return try? JPEGEncoder().encodedThumbnail(of: frame.buffer, fitting: MovieFileOutput.thumbnailBounds)
-    }
-
-    /// Frames, seconds (from the first frame's start to the last one's end) and bytes written so far.
-    var progress: (frames: Int, duration: Double, bytes: Int64) {
-        guard let recording, let span else { return (0, 0, 0) }
-        return (recording.frames, span.end - span.start, recording.bytesWritten)
-    }
-
-    func finish(reason: MovieRecording.StopReason) throws(MovieError) -> MovieRecording.Saved {
-        guard let recording else {
-            throw MovieError("the take at \(path) ended before its first frame — nothing was recorded")
-        }
-        return try recording.finish(reason: reason)
     }
 }

@@ -9,6 +9,11 @@
 ///     connection.rotation = .degrees90
 /// }
 /// ```
+///
+/// A session may take two cameras at once (AVCaptureMultiCamSession's idea): each output is fed
+/// by one input, named with `add(_:from:)`; an output added without one is fed by the session's
+/// only input. Switching cameras is one transaction — `remove(back); add(front)`, or
+/// `connect(preview, to: front)` when both stay — so no output is ever fed by two inputs or none.
 public struct SessionConfiguration: Sendable {
     /// The default keeps the device's own format; see `SessionPreset`.
     public var preset = SessionPreset.inputPriority
@@ -19,8 +24,7 @@ public struct SessionConfiguration: Sendable {
     init() {}
 
     /// Adds a camera. Throws when the device is already an input or the process may not use it
-    /// (with the remedy, e.g. joining the 'video' group). A session takes one device input;
-    /// a second one fails when the configuration is committed.
+    /// (with the remedy, e.g. joining the 'video' group).
     public mutating func add(_ input: DeviceInput) throws(CaptureError) {
         let device = input.device
         if inputs.contains(where: { $0.isSameDevice(as: input) }) {
@@ -34,16 +38,28 @@ public struct SessionConfiguration: Sendable {
         }
     }
 
-    /// Adds an output and returns its connection (rotation, mirroring, stabilisation). Throws when
-    /// the output is already in this configuration.
+    /// Adds an output fed by the session's only input and returns its connection (rotation,
+    /// mirroring, stabilisation). Throws when the output is already in this configuration.
     @discardableResult
     public mutating func add(_ output: some CaptureOutput) throws(CaptureError) -> CaptureConnection {
-        guard connection(for: output) == nil else {
-            throw .invalidConfiguration("this \(output.typeName) is already in the session — add each output once")
+        try add(output, feeder: nil)
+    }
+
+    /// Adds an output fed by `input` (one of two cameras) and returns its connection. Throws when
+    /// the output is already in this configuration; `input` must be in it when it is committed.
+    @discardableResult
+    public mutating func add(_ output: some CaptureOutput, from input: DeviceInput) throws(CaptureError) -> CaptureConnection {
+        try add(output, feeder: input)
+    }
+
+    /// Feeds `output` from `input` instead, keeping its connection (and the rotation and mirroring
+    /// set on it; automatic mirroring follows the new input's position). Throws when the output is
+    /// not in this configuration.
+    public mutating func connect(_ output: some CaptureOutput, to input: DeviceInput) throws(CaptureError) {
+        guard let index = routes.firstIndex(where: { $0.output === output }) else {
+            throw .invalidConfiguration("this \(output.typeName) is not in the session — add it before connecting it to an input")
         }
-        let connection = CaptureConnection()
-        routes.append(OutputRoute(output: output, connection: connection))
-        return connection
+        routes[index].input = input
     }
 
     public mutating func remove(_ input: DeviceInput) {
@@ -67,32 +83,73 @@ public struct SessionConfiguration: Sendable {
         routes.first { $0.output === output }?.connection
     }
 
-    /// Checks the configuration as a whole and resolves the preset against the device: throws the
-    /// first problem, naming what to change. Returns the device input (nil for an empty session)
-    /// and the format and frame rate the preset asks for (nil: keep the device's).
-    func validate() throws(CaptureError) -> (input: DeviceInput, choice: (format: DeviceFormat, frameRate: Double)?)? {
-        if inputs.count > 1 {
-            throw .invalidConfiguration("\(inputs.count) device inputs (\(inputs.map(\.device.uniqueID).joined(separator: ", "))) — "
-                + "a video connection takes exactly one; remove all but one")
-        }
-        guard let input = inputs.first else {
-            if outputs.isEmpty { return nil }
+    /// The input that feeds `output`: the one it was added from or connected to when that is in
+    /// the configuration, else the only input; nil when none does.
+    public func input(feeding output: some CaptureOutput) -> DeviceInput? {
+        routes.first { $0.output === output }.flatMap(input(of:))
+    }
+
+    /// The routes `input` feeds, in the order their outputs were added.
+    func routes(fedBy feeder: DeviceInput) -> [OutputRoute] {
+        routes.filter { route in input(of: route)?.isSameDevice(as: feeder) == true }
+    }
+
+    /// Checks the configuration as a whole and resolves the preset against each device: throws
+    /// the first problem, naming what to change. Returns each input with the format and frame rate
+    /// the preset asks of it (nil: keep the device's).
+    func validate() throws(CaptureError) -> [(input: DeviceInput, choice: (format: DeviceFormat, frameRate: Double)?)] {
+        if inputs.isEmpty, !outputs.isEmpty {
             throw .invalidConfiguration("no device input for the \(outputs.map(\.typeName).joined(separator: ", ")) — "
                 + "add DeviceInput(camera) in the same configuration")
         }
-        let device = input.device
-        let choice = try preset.choice(among: device.formats, current: device.settings,
-                                       device: "\(device.localizedName) (\(device.uniqueID))")
-        let format = choice?.format ?? device.activeFormat
-        for output in outputs {
-            try output.checkCompatibility(with: format.pictures)
+        for route in routes where input(of: route) == nil {
+            throw .invalidConfiguration(unfedMessage(route))
         }
-        return (input, choice)
+        var resolved: [(input: DeviceInput, choice: (format: DeviceFormat, frameRate: Double)?)] = []
+        for input in inputs {
+            let device = input.device
+            let choice = try preset.choice(among: device.formats, current: device.settings,
+                                           device: "\(device.localizedName) (\(device.uniqueID))")
+            let format = choice?.format ?? device.activeFormat
+            for route in routes(fedBy: input) {
+                try route.output.checkCompatibility(with: format.pictures)
+            }
+            resolved.append((input, choice))
+        }
+        return resolved
+    }
+
+    private mutating func add(_ output: some CaptureOutput, feeder: DeviceInput?) throws(CaptureError) -> CaptureConnection {
+        guard connection(for: output) == nil else {
+            throw .invalidConfiguration("this \(output.typeName) is already in the session — add each output once")
+        }
+        let connection = CaptureConnection()
+        routes.append(OutputRoute(output: output, connection: connection, input: feeder))
+        return connection
+    }
+
+    /// The input that feeds `route`, or nil when it names one not in the configuration, or names
+    /// none while there is not exactly one.
+    private func input(of route: OutputRoute) -> DeviceInput? {
+        guard let feeder = route.input else { return inputs.count == 1 ? inputs[0] : nil }
+        return inputs.first { $0.isSameDevice(as: feeder) }
+    }
+
+    /// Why `route`'s output has no input, and what to do.
+    private func unfedMessage(_ route: OutputRoute) -> String {
+        let output = route.output.typeName
+        if let feeder = route.input {
+            return "the \(output) is fed by \(feeder.device.uniqueID), which is not an input of the session — "
+                + "add DeviceInput(camera) in the same configuration, or connect the \(output) to one of its inputs"
+        }
+        return "the \(output) has no input of its own and the session has \(inputs.count) device inputs "
+            + "(\(inputs.map(\.device.uniqueID).joined(separator: ", "))) — add it with add(output, from: input) to say which feeds it"
     }
 }
 
-/// An output and the connection that feeds it.
+/// An output, the connection that feeds it, and the input it was added from (nil: the only one).
 struct OutputRoute: Sendable {
     let output: any CaptureOutput
     let connection: CaptureConnection
+    var input: DeviceInput?
 }

@@ -11,4 +11,6 @@ public enum SessionEvent: Sendable, Equatable {
     case interruptionEnded
     /// The device failed in a way the session cannot recover from; `stopped` follows.
     case runtimeError(CaptureError)
+    /// The device has no more frames (a video file played once); `stopped` follows.
+    case ended
 }

@@ -54,14 +54,14 @@ public enum BT709 {
 
 /// The BT.709 encode matrix for 8-bit samples, × 2¹⁶: Y' = 16 + 219/255 · (0.2126 R' + 0.7152 G' +
 /// 0.0722 B') in video range, Cb = (B' − Y)/1.8556 and Cr = (R' − Y)/1.5748 scaled by 224/255.
-@usableFromInline
-struct EncodeWeights {
-    @usableFromInline let lumaRed, lumaGreen, lumaBlue, lumaOffset: Int32
-    @usableFromInline let blueRed, blueGreen, blueBlue: Int32
-    @usableFromInline let redRed, redGreen, redBlue: Int32
+/// Public for vector loops that encode many pixels at once as `BT709.encode` does one.
+public struct EncodeWeights: Sendable {
+    public let lumaRed, lumaGreen, lumaBlue, lumaOffset: Int32
+    public let blueRed, blueGreen, blueBlue: Int32
+    public let redRed, redGreen, redBlue: Int32
 
     @inlinable @inline(__always)
-    init(_ range: YCbCrRange) {
+    public init(_ range: YCbCrRange) {
         let (lumaScale, offset, chromaScale) = range == .video ? (219.0 / 255, 16.0, 224.0 / 255) : (1.0, 0.0, 1.0)
         let (red, green, blue) = (0.2126, 0.7152, 0.0722)
         func fixed(_ value: Double) -> Int32 { Int32((value * 65_536).rounded()) }

@@ -40,6 +40,8 @@ public enum PreviewScaler {
                      "the preview scaler writes bgra8, not \(destination.format) — allocate the destination as bgra8")
         let height = destination.height
         switch source.format {
+        case .bgra8 where source.width == 2 * destination.width && source.height == 2 * destination.height:
+            halve(source, into: destination)
         case .bgra8:
             let pixels = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             write(into: destination, rows: [pixels], channels: [(0, 2, 4), (0, 1, 4), (0, 0, 4)], colour: RGBColor())
@@ -60,6 +62,31 @@ public enum PreviewScaler {
             let rows = [0, 1].map { SourceRows<UInt16>(source, plane: 0, destinationHeight: height, firstRow: $0, step: 2) }
             write(into: destination, rows: rows, channels: [(0, 0, 2), (0, 1, 2), (1, 0, 2), (1, 1, 2)],
                   colour: BayerColor(maximum: (1 << bits) - 1))
+        }
+    }
+
+    /// bgra8 to half its width and height, the common 1080p → 540p preview: each pixel the rounded
+    /// mean of its 2×2 block, as the box filter gives it (its 12-bit weights are exact halves),
+    /// without the general filter's taps — rows summed in pairs of 16-bit lanes, then neighbours.
+    private static func halve(_ source: PixelBuffer, into destination: PixelBuffer) {
+        let width = destination.width, sourceStride = source.planes[0].bytesPerRow, stride = destination.planes[0].bytesPerRow
+        let input = UnsafePointer(source.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self))
+        let output = destination.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: 8 * width)
+        defer { pairs.deallocate() }
+        for y in 0..<destination.height {
+            let top = input + 2 * y * sourceStride, bottom = top + sourceStride
+            for index in 0..<(8 * width) {
+                pairs[index] = UInt16(top[index]) &+ UInt16(bottom[index])
+            }
+            let line = output + y * stride
+            for x in 0..<width {
+                let left = pairs + 8 * x
+                for channel in 0..<3 {
+                    line[4 * x + channel] = UInt8(truncatingIfNeeded: (left[channel] &+ left[4 + channel] &+ 2) >> 2)
+                }
+                line[4 * x + 3] = 255
+            }
         }
     }
 

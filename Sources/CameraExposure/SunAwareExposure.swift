@@ -74,6 +74,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// EV the sensor exposure falls by on a frame clipping more than the budget, whose highlights
     /// cannot say how far over they are, before any exposure under it was seen clean (`ClippingLimit`).
     public static let clippedStep = 1.0
+    /// The most a converged exposure moves in one frame while its error is under 1 EV (a scene
+    /// that does not jump): a movie's picture brightens or darkens without a visible step.
+    public static let smoothStep = 0.25
     /// Errors inside this many EV are left alone (no hunting); within `convergedError` the state is converged.
     public static let deadBand = 1.0 / 24
     public static let convergedError = 1.0 / 6
@@ -112,13 +115,14 @@ public struct SunAwareExposure: ExposureAlgorithm {
         // A large error is measured well (the metadata says what made the frame): take it whole.
         default: speed = 1
         }
+        let step = hasConverged && abs(error) < 1 ? min(max(speed * error, -Self.smoothStep), Self.smoothStep) : speed * error
         if abs(error) <= SunAwareExposure.convergedError {
             hasConverged = true
             state = .converged
         } else {
             state = .searching
         }
-        return current * pow(2, speed * error)
+        return current * pow(2, step)
     }
 
     /// Whether the exposure has converged and the last frame was within 1 EV of its target: the

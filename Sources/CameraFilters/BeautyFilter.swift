@@ -10,15 +10,24 @@ import Foundation
 /// (an ellipse in Cb/Cr around skin tones, soft at its rim): in bgra8 the change goes into all
 /// three channels alike, in nv12 into the luma plane, so hue is kept either way; sky, foliage
 /// and clothes are left alone. Strength 0 returns at once.
+///
+/// A frame costs one pass that sums its blocks (`GuidedFilterPlanes`), the fits on the blocks,
+/// and per-pixel work only in runs of blocks whose mean colour is near skin (widened by a block):
+/// a 1080p portrait takes 7–10 ms on one core (BENCHMARKS.md).
 public final class BeautyFilter: FrameFilter {
     /// The strengths a beauty filter allows.
     public static let strengths = 0.0...1.0
 
     public let strength: Double
-    /// The window radius as a fraction of the frame height (at least 3 pixels).
-    private static let radiusPerHeight = 0.007
     /// ε, in luma units of 0…1: the local variance below which detail counts as texture to smooth.
-    private static let epsilon: Float = 0.02 * 0.02
+    public static let epsilon: Float = 0.02 * 0.02
+
+    /// The guided filter's window radius for a frame `height` pixels high: 0.007 of the height,
+    /// at least 3 pixels.
+    public static func radius(height: Int) -> Int {
+        max(Int((Double(height) * 0.007).rounded()), 3)
+    }
+
     /// The luma and guided-filter planes, kept between frames of one size.
     private let scratch = Locked(GuidedFilterPlanes())
 
@@ -39,86 +48,80 @@ public final class BeautyFilter: FrameFilter {
         try check(buffer.format)
         let range: YCbCrRange? = if case .nv12(let range) = buffer.format { range } else { nil }
         guard strength > 0 else { return }
-        let radius = max(Int((Double(buffer.height) * BeautyFilter.radiusPerHeight).rounded()), 3)
+        let radius = BeautyFilter.radius(height: buffer.height)
         scratch.withLock { planes in
             if let range {
-                smoothNV12(buffer, range: range, radius: radius, planes: planes)
+                smooth(NV12Skin(buffer, range: range), width: buffer.width, height: buffer.height, radius: radius, planes: planes)
             } else {
-                smoothBGRA(buffer, radius: radius, planes: planes)
+                smooth(BGRASkin(buffer), width: buffer.width, height: buffer.height, radius: radius, planes: planes)
             }
         }
     }
 
-    /// bgra8: luma from R'G'B' (BT.601 weights), the change added to all three channels.
-    private func smoothBGRA(_ buffer: PixelBuffer, radius: Int, planes: GuidedFilterPlanes) {
-        let width = buffer.width, bytesPerRow = buffer.planes[0].bytesPerRow, amount = Float(strength)
-        let pixels = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
-        let luma = planes.resize(width: width, height: buffer.height)
-        for y in 0..<buffer.height {
-            let row = pixels + y * bytesPerRow
-            for x in 0..<width {
-                let pixel = row + 4 * x
-                luma[y * width + x] = (0.114 * Float(pixel[0]) + 0.587 * Float(pixel[1]) + 0.299 * Float(pixel[2])) * (1 / 255 as Float)
-            }
-        }
-        let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
-        for y in 0..<buffer.height {
-            let row = pixels + y * bytesPerRow
-            for x in 0..<width {
-                let pixel = row + 4 * x
-                let blue = Float(pixel[0]), green = Float(pixel[1]), red = Float(pixel[2])
-                let weight = amount * BeautyFilter.skinWeight(red: red, green: green, blue: blue)
-                guard weight > 0 else { continue }
-                let index = y * width + x
-                let shift = weight * 255 * (smoothed[index] - luma[index])
-                pixel[0] = BeautyFilter.byte(blue + shift)
-                pixel[1] = BeautyFilter.byte(green + shift)
-                pixel[2] = BeautyFilter.byte(red + shift)
+    /// The frame's blocks filled by `pixels`, the fits found on them, and the pixels of each run
+    /// of (widened) skin blocks smoothed, row by row.
+    private func smooth(_ pixels: some SkinPasses, width: Int, height: Int, radius: Int, planes: GuidedFilterPlanes) {
+        planes.resize(width: width, height: height, scale: GuidedFilterPlanes.scale(radius: radius))
+        pixels.fillBlocks(planes)
+        planes.fit(radius: radius, epsilon: BeautyFilter.epsilon)
+        planes.widenSkinBlocks()
+        let amount = Float(strength), scale = planes.scale
+        for lowY in 0..<planes.lowHeight {
+            for columns in planes.skinRuns(blockRow: lowY) {
+                for y in lowY * scale..<min((lowY + 1) * scale, height) {
+                    pixels.smooth(row: y, columns: columns, fits: planes.fits(row: y, columns: columns), amount: amount)
+                }
             }
         }
     }
 
-    /// nv12: the luma plane smoothed in place (scaled from the range's black…white to 0…1), the
-    /// skin weight from each pixel's colour; chroma is left as it is, as the bgra8 path keeps it.
-    private func smoothNV12(_ buffer: PixelBuffer, range: YCbCrRange, radius: Int, planes: GuidedFilterPlanes) {
-        let (black, scale): (Float, Float) = range == .video ? (16, 219) : (0, 255)
-        let width = buffer.width, amount = Float(strength), inverseScale = 1 / scale
-        let luma = buffer.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self), lumaStride = buffer.planes[0].bytesPerRow
-        let chroma = buffer.baseAddress(plane: 1).assumingMemoryBound(to: UInt8.self), chromaStride = buffer.planes[1].bytesPerRow
-        let normalized = planes.resize(width: width, height: buffer.height)
-        for y in 0..<buffer.height {
-            let row = luma + y * lumaStride
-            for x in 0..<width {
-                normalized[y * width + x] = (Float(row[x]) - black) * inverseScale
-            }
-        }
-        let smoothed = planes.smoothLuma(radius: radius, epsilon: BeautyFilter.epsilon)
-        for y in 0..<buffer.height {
-            let row = luma + y * lumaStride, pairs = chroma + y / 2 * chromaStride
-            for x in 0..<width {
-                let colour = BT709.decode(y: row[x], cb: pairs[x & ~1], cr: pairs[x | 1], range: range)
-                let weight = amount * BeautyFilter.skinWeight(red: Float(colour.red), green: Float(colour.green), blue: Float(colour.blue))
-                guard weight > 0 else { continue }
-                let index = y * width + x
-                row[x] = BeautyFilter.byte(Float(row[x]) + weight * scale * (smoothed[index] - normalized[index]))
-            }
-        }
-    }
+    /// The largest `skinDistance` of a block's mean colour at which the block is looked at pixel
+    /// by pixel: 1.5 times as far from skin as the weight's own reach (1.96, squared), so a block
+    /// whose mean is darkened or tinted by a few non-skin pixels is not skipped.
+    static let blockReach: Float = 1.96 * 1.5 * 1.5
 
     /// How much a colour looks like skin, 0…1: 1 inside an ellipse around skin tones in BT.601
     /// Cb/Cr (centre 102, 153; semi-axes 30 and 25), falling to 0 at 1.4 times its size.
+    @inline(__always)
     static func skinWeight(red: Float, green: Float, blue: Float) -> Float {
+        min(max(skinRamp(red: red, green: green, blue: blue), 0), 1)
+    }
+
+    /// `skinWeight` before it is clamped to 0…1, of one colour or of eight at once (`FloatLanes`).
+    @inline(__always)
+    static func skinRamp<V: FloatLanes>(red: V, green: V, blue: V) -> V {
+        (1.96 - skinDistance(red: red, green: green, blue: blue)) * (1 / 0.96 as Float)
+    }
+
+    /// The squared distance of a colour from the skin ellipse's centre, in semi-axes: 1 on its rim.
+    @inline(__always)
+    static func skinDistance<V: FloatLanes>(red: V, green: V, blue: V) -> V {
         let cb = 128 - 0.168_736 * red - 0.331_264 * green + 0.5 * blue
         let cr = 128 + 0.5 * red - 0.418_688 * green - 0.081_312 * blue
         // Multiplications by reciprocals: a float division by a constant stays a division.
         let u = (cb - 102) * (1 / 30 as Float), v = (cr - 153) * (1 / 25 as Float)
-        let distance = u * u + v * v
-        return min(max((1.96 - distance) * (1 / 0.96 as Float), 0), 1)
+        return u * u + v * v
     }
 
     /// The nearest byte to `value`, clamped to 0…255.
     @inline(__always)
-    private static func byte(_ value: Float) -> UInt8 {
+    static func byte(_ value: Float) -> UInt8 {
         UInt8(min(max(value + 0.5, 0), 255))
     }
 }
+
+/// A float or a vector of floats: the arithmetic the skin and luma formulas use, so that one
+/// formula serves a pixel and eight pixels at once (specialized, as the callers are inlined).
+protocol FloatLanes {
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Self, rhs: Self) -> Self
+    static func + (lhs: Float, rhs: Self) -> Self
+    static func - (lhs: Float, rhs: Self) -> Self
+    static func * (lhs: Float, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Float) -> Self
+    static func * (lhs: Self, rhs: Float) -> Self
+}
+
+extension Float: FloatLanes {}
+extension SIMD8: FloatLanes where Scalar == Float {}

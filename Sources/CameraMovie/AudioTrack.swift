@@ -60,10 +60,12 @@ final class AudioTrack {
             silenceFrames += start - end
         }
         held.append(contentsOf: samples)
-        let limit = Int64(Self.holdLimit.seconds * Double(sampleRate))
-        guard heldFrames <= limit + Int64(chunk.frameCount) else {
-            throw MovieError("audio at \(chunk.presentationTime.seconds) s runs \(heldFrames / Int64(sampleRate)) s ahead of the video — "
-                + "the camera has stopped delivering frames; stop the recording")
+        // While the camera stalls, the newest audio beyond the limit goes (memory stays bounded); the
+        // take goes on, and audio after the stall is placed by its time again.
+        let excess = heldFrames - Int64(Self.holdLimit.seconds * Double(sampleRate))
+        if excess > 0 {
+            held.removeLast(Int(excess) * channelCount)
+            droppedFrames += excess
         }
     }
 

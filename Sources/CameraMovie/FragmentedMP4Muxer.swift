@@ -12,9 +12,6 @@ final class FragmentedMP4Muxer {
     /// it waits for the other track's.
     static let fragmentDuration = 1_000_000
 
-    /// Which of the file's tracks a packet belongs to.
-    enum Track { case video, audio }
-
     /// Whether MP4 wants codec configurations in the stream parameters (encoders are then opened
     /// with `AV_CODEC_FLAG_GLOBAL_HEADER`).
     static var wantsGlobalHeaders: Bool {
@@ -68,7 +65,7 @@ final class FragmentedMP4Muxer {
     var bytesWritten: Int64 { avio_tell(format.pointee.pb) }
 
     /// Writes one encoded packet of `track` (its timestamps in that track's encoder time base).
-    func write(_ packet: UnsafeMutablePointer<AVPacket>, to track: Track) throws(MovieError) {
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, to track: MovieEncoders.Track) throws(MovieError) {
         guard case let (stream, encoderTimeBase)? = track == .video ? streams.first : streams.dropFirst().first else {
             throw MovieError("an audio packet for a recording started without audio — start it with an audio format")
         }
@@ -78,14 +75,19 @@ final class FragmentedMP4Muxer {
         guard written >= 0 else { throw .ffmpeg("writing the recording", written, advice: "check the free space on the disk") }
     }
 
+    /// Closes the file as it is, without the last fragment: after a write failed, what the
+    /// muxer still holds cannot reach the file.
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        avio_closep(&format.pointee.pb)
+    }
+
     /// Writes the last fragment and closes the file.
     func finish() throws(MovieError) {
         guard !finished else { return }
         finished = true
-        let trailer = av_write_trailer(format)
-        let closed = avio_closep(&format.pointee.pb)
-        guard trailer >= 0, closed >= 0 else {
-            throw .ffmpeg("finishing the recording", trailer < 0 ? trailer : closed, advice: "check the free space on the disk")
-        }
+        let code = OutputTrailer.write(format)
+        guard code >= 0 else { throw .ffmpeg("finishing the recording", code, advice: "check the free space on the disk") }
     }
 }

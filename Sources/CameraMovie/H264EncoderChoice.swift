@@ -6,6 +6,10 @@ public struct H264EncoderChoice: Equatable, Sendable {
     public static let hardwareCandidates = ["h264_vaapi", "h264_v4l2m2m"]
     /// The software encoder every Debian FFmpeg has.
     public static let software = "libx264"
+    /// libx264's speed/size trade-off and constant rate factor (23 is its default), as `bench record`
+    /// measures them at 1080p30 beside the preview and 3A.
+    public static let softwarePreset = "superfast"
+    public static let softwareRateFactor = 23
 
     /// The encoder's FFmpeg name.
     public let name: String

@@ -31,6 +31,8 @@ public final class MovieRecording {
         case maximumDuration = "maximum duration reached"
         case maximumSize = "maximum file size reached"
         case minimumFreeSpace = "minimum free disk space reached"
+        /// A write failed for want of space: the take is kept up to its last complete fragment.
+        case diskFull = "the disk filled up"
         case interrupted = "stopped by Ctrl-C"
         case signal = "stopped by a termination signal"
     }
@@ -52,6 +54,8 @@ public final class MovieRecording {
     private let writer: MovieFileWriter
     private let recordsAudio: Bool
     private var lastSize: Int64 = 0, largestGrowth: Int64 = 0
+    /// Set when a write failed for want of space: nothing more can be written.
+    private var diskIsFull = false
 
     /// Starts a take for `path` (written as `path.partial` until it is saved), with sound when
     /// `audio` is given; refuses to start when the volume already has less free space than
@@ -73,32 +77,55 @@ public final class MovieRecording {
 
     /// Records `frame`, or returns the limit that ends the take (the frame then is not recorded).
     public func append(_ frame: Frame) throws(MovieError) -> StopReason? {
+        if diskIsFull { return .diskFull }
         let elapsed = frame.presentationTime.seconds - (writer.firstTime ?? frame.presentationTime).seconds
         if let maximum = limits.maximumDuration, elapsed >= maximum - 1e-9 { return .maximumDuration }
         if let reason = try sizeLimitReached() { return reason }
-        try writer.append(frame)
-        return nil
+        try whileSpaceLasts { () throws(MovieError) in try writer.append(frame) }
+        return diskIsFull ? .diskFull : nil
     }
 
     /// Records a microphone's `chunk`: placed by its time beside the frames, ending with the last of them.
     public func append(_ chunk: AudioChunk) throws(MovieError) {
-        try writer.append(chunk)
+        guard !diskIsFull else { return }
+        try whileSpaceLasts { () throws(MovieError) in try writer.append(chunk) }
     }
 
-    /// Ends the take: the file is completed, flushed, validated and renamed to `path`.
+    /// Runs `write`; a failure for want of space marks the disk full instead of failing the take.
+    private func whileSpaceLasts(_ write: () throws(MovieError) -> Void) throws(MovieError) {
+        do {
+            try write()
+        } catch where error.isDiskFull {
+            diskIsFull = true
+        }
+    }
+
+    /// Ends the take: the file is completed, flushed, validated and renamed to `path`. When the
+    /// disk filled up, the file is closed as it is and cut back to its last complete fragment.
     public func finish(reason: StopReason = .stopped) throws(MovieError) -> Saved {
-        let summary = try writer.finish()
+        let recorded: ClosedRange<Int>
+        if diskIsFull {
+            writer.abandon()
+            guard try CompleteFragments.trim(partialPath).kept > 0 else {
+                try? FileSystem.remove(partialPath)
+                throw MovieError("the disk filled up before the first second of \(path) was written — nothing could be kept; free some space")
+            }
+            recorded = 1...writer.frames
+        } else {
+            let frames = try writer.finish().frames
+            recorded = frames...frames
+        }
         do {
             try FileDescriptor.open(partialPath, .readOnly, operation: "open the recording").sync(operation: "flush the recording")
         } catch {
             throw MovieError("cannot flush \(partialPath) to the disk: \(error) — check the disk")
         }
         let validation = try MovieValidation.check(partialPath)
-        guard validation.frames == summary.frames, validation.lastGroupFrames > 0 || summary.frames == 0 else {
-            throw MovieError("\(partialPath) holds \(validation.frames) of the \(summary.frames) frames recorded — "
+        guard recorded.contains(validation.frames), validation.lastGroupFrames > 0 || validation.frames == 0 else {
+            throw MovieError("\(partialPath) holds \(validation.frames) of the \(writer.frames) frames recorded — "
                 + "it is kept under that name; run camerasun library repair")
         }
-        guard validation.hasAudio == recordsAudio || summary.frames == 0 else {
+        guard validation.hasAudio == recordsAudio || validation.frames == 0 else {
             throw MovieError("\(partialPath) has \(validation.hasAudio ? "an" : "no") audio stream in a take recorded "
                 + "\(recordsAudio ? "with" : "without") sound — it is kept under that name; run camerasun library repair")
         }
@@ -108,7 +135,7 @@ public final class MovieRecording {
         } catch {
             throw MovieError("cannot name the recording \(path): \(error) — it is kept as \(partialPath)")
         }
-        return Saved(path: path, reason: reason, validation: validation, encoder: summary.encoder)
+        return Saved(path: path, reason: diskIsFull ? .diskFull : reason, validation: validation, encoder: writer.encoderName)
     }
 
     /// The size limit when the file is within two of its largest fragments of it (the one being

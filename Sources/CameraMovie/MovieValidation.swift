@@ -128,53 +128,22 @@ private final class LastGroup {
     }
 }
 
-/// A decoder for the video of a recording, counting the frames a group of pictures decodes to.
-private final class GroupDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let frame: UnsafeMutablePointer<AVFrame>
-    private let path: String
-    private var decoded = 0
+/// The frames a group of pictures decodes to, the decoder drained at its end.
+private struct GroupDecoder {
+    let decoder: VideoDecoder
 
     init(_ parameters: UnsafeMutablePointer<AVCodecParameters>, path: String) throws(MovieError) {
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MovieError("no decoder for the video of \(path) — run make deps (installs FFmpeg's decoders)")
-        }
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
-            throw MovieError("cannot allocate a decoder — the machine is out of memory")
-        }
-        (self.context, self.frame, self.path) = (context, frame, path)
-        var code = avcodec_parameters_to_context(context, parameters)
-        if code >= 0 { code = avcodec_open2(context, codec, nil) }
-        guard code >= 0 else { throw .ffmpeg("opening the decoder for \(path)", code, advice: "the file is damaged") }
+        decoder = try VideoDecoder(parameters, path: path)
     }
 
-    deinit {
-        var context: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&context)
-        var frame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frame)
-    }
-
-    /// The frames `group` decodes to, the decoder drained at its end.
     func decode(_ group: LastGroup) throws(MovieError) -> Int {
+        var decoded = 0
         for packet in group.packets {
-            let sent = avcodec_send_packet(context, packet)
-            guard sent >= 0 else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
-            try receive()
+            try decoder.send(packet)
+            while try decoder.receive() { decoded += 1 }
         }
-        let sent = avcodec_send_packet(context, nil)
-        guard sent >= 0 || sent == cff_error_eof() else { throw .ffmpeg("decoding the video of \(path)", sent, advice: "the file is damaged") }
-        try receive()
+        try decoder.send(nil)
+        while try decoder.receive() { decoded += 1 }
         return decoded
-    }
-
-    private func receive() throws(MovieError) {
-        while true {
-            let received = avcodec_receive_frame(context, frame)
-            if received == cff_error_again() || received == cff_error_eof() { return }
-            guard received >= 0 else { throw .ffmpeg("decoding the video of \(path)", received, advice: "the file is damaged") }
-            decoded += 1
-            av_frame_unref(frame)
-        }
     }
 }

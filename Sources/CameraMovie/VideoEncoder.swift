@@ -2,7 +2,7 @@ import CameraCore
 internal import CFFmpeg
 
 /// H.264 encoding of camera frames through libavcodec: each frame converted to 4:2:0 BT.709
-/// video range by libswscale, a keyframe every second, packets handed on as they come. No
+/// video range (bgra8 by `BGRAToYUV420`, the others by libswscale), a keyframe every second, packets handed on as they come. No
 /// B-frames: packets come in presentation order, so a fragment of the file, cut at a keyframe,
 /// ends at the same time in the video as in the audio beside it (a file cut by a kill stays in step).
 final class VideoEncoder {
@@ -12,12 +12,11 @@ final class VideoEncoder {
         var size: PixelSize
         /// Frames per second: the keyframe interval, and the rate the encoder plans its bits for.
         var frameRate: Int
-        /// libx264's speed/size trade-off and its constant rate factor (23 is its default); both are
-        /// for `bench record` to choose by measurement.
-        var preset = "veryfast"
-        var constantRateFactor = 23
         /// Whether the sequence headers go into the stream parameters (MP4 and FLV want them there).
         var globalHeader = true
+        /// Bits a second for a live stream (capped, with a one-second buffer, no lookahead); nil
+        /// encodes at libx264's constant quality, as a recording does.
+        var bitRate: Int?
     }
 
     /// Timestamps of frames and packets count ticks of 1/90 000 s, MPEG's clock.
@@ -53,9 +52,20 @@ final class VideoEncoder {
         context.pointee.color_primaries = AVCOL_PRI_BT709
         context.pointee.color_trc = AVCOL_TRC_BT709
         if settings.globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        if let bitRate = settings.bitRate {
+            context.pointee.bit_rate = Int64(bitRate)
+            context.pointee.rc_max_rate = Int64(bitRate)
+            context.pointee.rc_buffer_size = Int32(clamping: bitRate)
+        }
         if settings.encoder == H264EncoderChoice.software {
-            av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
-            av_opt_set(context.pointee.priv_data, "crf", "\(settings.constantRateFactor)", 0)
+            av_opt_set(context.pointee.priv_data, "preset", H264EncoderChoice.softwarePreset, 0)
+            if settings.bitRate == nil {
+                av_opt_set(context.pointee.priv_data, "crf", "\(H264EncoderChoice.softwareRateFactor)", 0)
+            } else {
+                av_opt_set(context.pointee.priv_data, "tune", "zerolatency", 0)
+            }
+            // A keyframe asked for (a live stream's new connection) is an IDR: decodable on its own.
+            av_opt_set(context.pointee.priv_data, "forced-idr", "1", 0)
         }
         let opened = avcodec_open2(context, codec, nil)
         guard opened >= 0 else {
@@ -79,9 +89,9 @@ final class VideoEncoder {
         av_packet_free(&packet)
     }
 
-    /// Encodes `buffer` at `pts` (in `timeBase` ticks) and hands each packet the encoder has ready to
-    /// `deliver`; a packet is valid only during the call.
-    func encode(_ buffer: PixelBuffer, pts: Int64, _ deliver: (UnsafeMutablePointer<AVPacket>) throws(MovieError) -> Void) throws(MovieError) {
+    /// Encodes `buffer` at `pts` (in `timeBase` ticks), as a keyframe when `keyframe`, and hands each
+    /// packet the encoder has ready to `deliver`; a packet is valid only during the call.
+    func encode(_ buffer: PixelBuffer, pts: Int64, keyframe: Bool = false, _ deliver: (UnsafeMutablePointer<AVPacket>) throws(MovieError) -> Void) throws(MovieError) {
         guard buffer.width == Int(context.pointee.width), buffer.height == Int(context.pointee.height) else {
             throw MovieError("a \(buffer.width)x\(buffer.height) frame in a \(context.pointee.width)x\(context.pointee.height) recording — "
                 + "stop the recording before changing the format")
@@ -90,6 +100,7 @@ final class VideoEncoder {
         guard writable >= 0 else { throw .ffmpeg("preparing an encoder frame", writable, advice: "the machine is out of memory") }
         try convert(buffer)
         picture.pointee.pts = pts
+        picture.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try send(picture, deliver)
     }
 
@@ -112,8 +123,15 @@ final class VideoEncoder {
         }
     }
 
-    /// Converts `buffer` into the encoder's 4:2:0 frame with libswscale (BT.709 both sides).
+    /// Converts `buffer` into the encoder's 4:2:0 frame: bgra8 by `BGRAToYUV420`, the other formats
+    /// with libswscale (BT.709 both sides).
     private func convert(_ buffer: PixelBuffer) throws(MovieError) {
+        if buffer.format == .bgra8 {
+            let (data, linesize) = (picture.pointee.data, picture.pointee.linesize)
+            BGRAToYUV420(luma: data.0!, lumaStride: Int(linesize.0), blue: data.1!, blueStride: Int(linesize.1),
+                         red: data.2!, redStride: Int(linesize.2)).convert(buffer)
+            return
+        }
         let scaler = try converter(for: buffer.format)
         var sources = buffer.planes.indices.map { UnsafePointer<UInt8>?(buffer.baseAddress(plane: $0).assumingMemoryBound(to: UInt8.self)) }
         var strides = buffer.planes.map { Int32($0.bytesPerRow) }
@@ -139,10 +157,10 @@ final class VideoEncoder {
         if let converter, converter.format == format { return converter.context }
         let (source, fullRange): (AVPixelFormat, Bool)
         switch format {
-        case .bgra8: (source, fullRange) = (AV_PIX_FMT_BGRA, true)
         case .gray8: (source, fullRange) = (AV_PIX_FMT_GRAY8, true)
         case .nv12(let range): (source, fullRange) = (AV_PIX_FMT_NV12, range == .full)
         case .yuyv422: (source, fullRange) = (AV_PIX_FMT_YUYV422, false)
+        case .bgra8: preconditionFailure("bgra8 frames are converted by BGRAToYUV420")
         case .bayer16: throw MovieError("a \(format) camera cannot be recorded — choose a bgra8, nv12, yuyv422 or gray8 format")
         }
         let (width, height) = (context.pointee.width, context.pointee.height)

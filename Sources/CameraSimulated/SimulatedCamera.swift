@@ -37,7 +37,9 @@ public final class SimulatedCamera: CaptureDevice {
     public let settingsStore: DeviceSettingsStore
     public var uniqueID: String { "sim:\(scene.name)" }
     public var localizedName: String { "Simulated camera (\(scene.name))" }
-    public var position: DevicePosition { .back }
+    /// Where the camera faces: a front camera's preview is mirrored, as users expect of a selfie.
+    public let position: DevicePosition
+    public var deliversInRealTime: Bool { pacing == .realtime }
     public var capabilities: DeviceCapabilities { SimulatedCamera.standardCapabilities }
     /// Always `.authorized`: no device node to be denied.
     public var authorization: AuthorizationStatus { .authorized }
@@ -54,11 +56,12 @@ public final class SimulatedCamera: CaptureDevice {
     /// format's highest rate). Sizes outside `standardFormats` are allowed (tests use small
     /// frames). With `syncMarks`, each frame that holds a whole second of stream time is lit a
     /// stop brighter, the picture's half of the simulated microphone's click (`syncMarkGain`).
-    /// Throws when the frame rate is outside the format's ranges, or when frames of that size
-    /// would not fit in the machine's `MemoryBudget`.
+    /// It faces `position` (the back, unless it plays a second, front camera). Throws when the
+    /// frame rate is outside the format's ranges, or when frames of that size would not fit in
+    /// the machine's `MemoryBudget`.
     public init(scene: SimulatedScene, format: DeviceFormat = SimulatedCamera.defaultFormat, frameRate: Double? = nil,
                 seed: UInt64 = 1, pacing: Pacing = .virtual, sensor: SensorModel = SensorModel(), bufferCount: Int = 4,
-                syncMarks: Bool = false) throws {
+                syncMarks: Bool = false, position: DevicePosition = .back) throws {
         let needed = UInt64(format.size.pixelCount) * UInt64(SimulatedCamera.bytesPerPixel)
         guard needed <= MemoryBudget.bytes() else {
             let largest = Double(MemoryBudget.pixels(bytesPerPixel: SimulatedCamera.bytesPerPixel)) / 1e6
@@ -71,6 +74,7 @@ public final class SimulatedCamera: CaptureDevice {
         formats = standard.contains(format) ? standard : standard + [format]
         try settings.validate(formats: formats, capabilities: SimulatedCamera.standardCapabilities)
         self.scene = scene
+        self.position = position
         self.seed = seed
         self.pacing = pacing
         self.sensor = sensor

@@ -33,13 +33,39 @@ struct ArgumentList {
         let end = boundary.flatMap { boundary in
             remaining.firstIndex { $0 == "--\(boundary)" || $0.hasPrefix("--\(boundary)=") }
         } ?? remaining.endIndex
-        if let index = remaining[..<end].firstIndex(where: { $0.hasPrefix("--\(name)=") }) {
-            return String(remaining.remove(at: index).dropFirst(name.count + 3))
-        }
+        if let value = inlineValue(name, before: end) { return value }
         guard let index = remaining[..<end].firstIndex(of: "--\(name)") else { return nil }
-        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+        guard hasValue(after: index) else {
             throw .usage("--\(name) needs a value — see 'camerasun help \(command)'")
         }
+        return takeValue(after: index)
+    }
+
+    /// `--name`, `--name VALUE` or `--name=VALUE`, consumed: nil when absent, "" when given
+    /// without a value (followed by another flag or by nothing), else the value.
+    mutating func optionalValue(_ name: String) -> String? {
+        if let value = inlineValue(name, before: remaining.endIndex) { return value }
+        guard let index = remaining.firstIndex(of: "--\(name)") else { return nil }
+        guard hasValue(after: index) else {
+            remaining.remove(at: index)
+            return ""
+        }
+        return takeValue(after: index)
+    }
+
+    /// The value of the first `--name=VALUE` before `end`, consumed.
+    private mutating func inlineValue(_ name: String, before end: Int) -> String? {
+        guard let index = remaining[..<end].firstIndex(where: { $0.hasPrefix("--\(name)=") }) else { return nil }
+        return String(remaining.remove(at: index).dropFirst(name.count + 3))
+    }
+
+    /// True when the argument after `index` is a value, not another flag or the end.
+    private func hasValue(after index: Int) -> Bool {
+        index + 1 < remaining.count && !remaining[index + 1].hasPrefix("--")
+    }
+
+    /// The value after the flag at `index`, the flag and the value consumed.
+    private mutating func takeValue(after index: Int) -> String {
         let value = remaining[index + 1]
         remaining.removeSubrange(index...(index + 1))
         return value

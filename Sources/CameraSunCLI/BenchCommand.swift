@@ -13,7 +13,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server or tonemap)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, filters or record)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchmarkProgress(terminal.progress(enabled: !json))
@@ -25,7 +25,10 @@ enum BenchCommand {
             case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
             case "server": benchmarks = try await ServerBenchmark.run(calls: frames ?? 30, progress: progress)
             case "tonemap": benchmarks = try await TonemapBenchmark.run(runs: frames ?? 30, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap")
+            case "filters": benchmarks = try await FilterBenchmark.run(runs: frames ?? 30, progress: progress)
+            // --frames counts the live take's seconds here.
+            case "record": benchmarks = try await RecordBenchmark.run(seconds: frames ?? 60, progress: progress)
+            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, filters, record")
             }
         } catch let error as BenchmarkError {
             throw CLIError.runtime(error.message)

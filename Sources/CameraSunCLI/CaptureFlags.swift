@@ -8,15 +8,17 @@ import CameraSimulated
 struct CaptureFlags {
     let source: SourceSpec
     /// `--width`×`--height` at `--framerate` (default 30 fps): raw from the simulated camera, whose
-    /// frames CameraSun's image pipeline renders, bgra8 from other sources.
+    /// frames CameraSun's image pipeline renders, any pixel format from a V4L2 camera.
     let request: FormatRequest
     let seed: UInt64
     let realtime: Bool
+    /// `--once`: a file source ends after its last frame instead of playing again.
+    let once: Bool
     let settings: SettingsFlags
 
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList, size: PixelSize, realtime defaultRealtime: Bool) throws(CLIError) {
-        source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? .defaultSpec
+        source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? SourceSpec.firstCamera()
         let width = try arguments.positiveInt("width") ?? size.width
         let height = try arguments.positiveInt("height") ?? size.height
         let frameRate = try arguments.option("framerate", expected: "a positive number of frames per second") { text in
@@ -24,8 +26,13 @@ struct CaptureFlags {
         } ?? 30
         seed = try arguments.seed()
         realtime = arguments.toggle("realtime") ?? defaultRealtime
+        once = arguments.flag("once")
+        let playsAFile = if case .file = source { true } else { false }
+        if once && !playsAFile { throw .usage("--once plays a video file once — it takes a --source file:PATH") }
         settings = try SettingsFlags(&arguments)
-        let pixelFormat: PixelFormat = if case .simulated = source { .bayer16(.rggb, significantBits: 12) } else { .bgra8 }
+        // The simulated sensor is asked for raw, which CameraSun develops; a V4L2 camera for whichever
+        // of its formats fits (a file plays as it is).
+        let pixelFormat: PixelFormat? = if case .simulated = source { .bayer16(.rggb, significantBits: 12) } else { nil }
         request = FormatRequest(size: PixelSize(width: width, height: height), frameRate: frameRate, pixelFormat: pixelFormat)
     }
 
@@ -34,7 +41,18 @@ struct CaptureFlags {
     /// camera's range.
     /// `syncMarks` asks a simulated camera to mark each whole second for the simulated microphone.
     func openCamera(syncMarks: Bool = false) throws -> OpenedCamera {
-        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual, syncMarks: syncMarks)
+        try open(source, syncMarks: syncMarks, position: .back)
+    }
+
+    /// The second camera (`serve --source2`), opened as the first: the same format request,
+    /// pacing and settings flags.
+    func openSecondCamera(_ second: SecondSource) throws -> OpenedCamera {
+        try open(second.source, syncMarks: false, position: second.position)
+    }
+
+    private func open(_ source: SourceSpec, syncMarks: Bool, position: DevicePosition) throws -> OpenedCamera {
+        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual, syncMarks: syncMarks,
+                                           once: once, position: position)
         try settings.apply(to: opened.device)
         return opened
     }

@@ -58,6 +58,8 @@ public enum CommandLineTool {
             try await PhotoCommand.run(ArgumentList(rest, command: "photo"), terminal: terminal)
         case "record":
             try await RecordCommand.run(ArgumentList(rest, command: "record"), terminal: terminal)
+        case "stream":
+            try await StreamCommand.run(ArgumentList(rest, command: "stream"), terminal: terminal)
         case "library":
             try LibraryCommand.run(rest, terminal: terminal)
         case "bench":

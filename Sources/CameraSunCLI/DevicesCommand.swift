@@ -36,7 +36,8 @@ enum DevicesCommand {
         var arguments = arguments
         let json = arguments.flag("json")
         try arguments.finish()
-        let cameras = try SourceSpec.connectedCameras()
+        let (cameras, unusable) = try SourceSpec.connectedCameras()
+        for node in unusable { terminal.error("camerasun: cannot use \(node)") }
         if json {
             try terminal.json(Listing(devices: cameras.map { describe($0) }))
             return

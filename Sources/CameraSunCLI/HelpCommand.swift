@@ -13,15 +13,17 @@ enum HelpCommand {
       scene render  render one frame of a scene to a PNG
       photo         converge auto-exposure and take N photos into the library
       record        record H.264 + AAC into the library until Ctrl-C or a limit
+      stream        push the camera live to an RTMP server (nginx-rtmp, SRS, a CDN's ingest)
       library       the library of photos and movies: list, show ID, verify, repair
       ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
-                    tonemap (1080p HDR rendering)
+                    tonemap (1080p HDR rendering), filters (recording filters), record (1080p30 takes)
       help COMMAND  show a command's options
 
-    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]
-    (default: sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
+    sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
+    v4l2:/dev/videoN, file:PATH (default: the first V4L2 camera that opens, else
+    sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
 
     capture flags (meter, photo, record, serve): --width W --height H --framerate F (the camera's nearest
     format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
@@ -36,7 +38,8 @@ enum HelpCommand {
 
     static let commands: [String: String] = [
         "serve": """
-        usage: camerasun serve [--source SPEC] [--listen HOST:PORT] [--token T] [--library DIR] [--gps LAT,LON[,ALT]]
+        usage: camerasun serve [--source SPEC] [--source2 SPEC[,position=front]] [--listen HOST:PORT] [--token T]
+                               [--library DIR] [--gps LAT,LON[,ALT]] [--beauty 0…1] [--lut F.cube] [--watermark [TEXT]]
                                [capture flags (camerasun help): --width W --height H --framerate F, --flicker …]
         Serves the browser viewfinder (also what bare `camerasun` does): prints the URL to open, then
         on a terminal one status line (brightness bar, EV, shutter, ISO, fps, viewers) until Ctrl-C.
@@ -45,7 +48,11 @@ enum HelpCommand {
         the printed URL carries it, and every /api and /library request needs it. --library is where
         photos go (default $XDG_PICTURES_DIR/CameraSun, else ~/Pictures/CameraSun). The camera runs at
         1280x720 and 30 fps unless --width/--height/--framerate say otherwise, paced in real time
-        unless --no-realtime; the preview is at most 960x540. The routes are in CLI.md.
+        unless --no-realtime; the preview is at most 960x540. --beauty, --lut and --watermark give the
+        preview and the takes recorded from the page the look camerasun record gives (photos stay as
+        shot); a take's own watermark text replaces --watermark's. --source2 adds a second camera
+        facing the other way (a simulated one faces the front), shown picture-in-picture; POST /api/camera {"position":"front"} makes it the main one, which the
+        preview (mirrored when front), the photos and the takes come from. The routes are in CLI.md.
         """,
         "meter": """
         usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shutter S --gain G]
@@ -83,7 +90,8 @@ enum HelpCommand {
         $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
         """,
         "record": """
-        usage: camerasun record [--source SPEC] [--duration S] [--max-size MB] [--min-free MB] [--audio sim|none]
+        usage: camerasun record [--source SPEC] [--duration S] [--max-size MB] [--min-free MB]
+                                [--audio sim|alsa:DEVICE|none] [--watermark [TEXT]] [--lut F.cube] [--beauty 0…1]
                                 [--library DIR] [--json] [capture flags (camerasun help)]
         Records the camera (default 1280x720 at 30 fps, in real time) as H.264 with AAC sound in
         fragmented MP4 into the library until Ctrl-C, SIGTERM or a limit: --duration seconds,
@@ -92,8 +100,26 @@ enum HelpCommand {
         progress line shows the time, size, frames and drops on a terminal; --json prints
         {"asset":{id,path,duration,frames,size,video,audio,stopReason,recovered}}. --audio sim
         (the default) records the simulated microphone, whose click at each second meets the
-        simulated camera's flash frame; none records the picture alone. A take cut off by
-        a crash is recovered by camerasun library repair.
+        simulated camera's flash frame; alsa:DEVICE a microphone (arecord -L lists them), its
+        sound placed by the time frames arrive; none records the picture alone. A disk that
+        fills up ends the take at its last whole second, saved and catalogued (stopReason
+        diskFull). A take cut off by a crash is recovered by camerasun library repair.
+        Filters, in this order: --beauty smooths skin (0 off … 1 strongest), --lut grades
+        through a 3D LUT in a .cube file, --watermark burns in each frame's date and time, with
+        TEXT above it when given. The preview and photos stay unfiltered.
+        """,
+        "stream": """
+        usage: camerasun stream --to rtmp://HOST[:PORT]/APP/KEY [--source SPEC] [--bitrate KBPS]
+                                [--duration S] [--audio sim|none] [--record] [--library DIR] [--json]
+                                [capture flags (camerasun help)]
+        Pushes the camera (default 1280x720 at 30 fps) live as H.264 (--bitrate kilobits a second,
+        default 2500) with AAC sound in FLV over RTMP until Ctrl-C, SIGTERM or --duration seconds.
+        A lost server is reconnected (after 2 s, then 1.5 times longer, at most 5 s apart), each
+        new connection starting on a keyframe; a link slower than the bitrate drops whole groups
+        of pictures, counted. A status line shows the state, bitrate, frames sent and dropped and
+        the reconnects; --json prints {state,bitrateKbps,sentFrames,droppedFrames,reconnects}
+        each second and once at the end. --record also records the camera into the library. The
+        stream key is never printed. A live microphone (--audio alsa:) is not streamed yet.
         """,
         "devices": """
         usage: camerasun devices [--json]
@@ -140,7 +166,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|filters|record [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
@@ -155,8 +181,14 @@ enum HelpCommand {
         tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
         gain the sun AE settles at) to bgra8 on one core, tone-mapped locally and with the global
         curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame.
+        filters: a 33³ LUT on a 1080p bgra8 frame beside FFmpeg's lut3d, and the beauty filter on
+        backlit-portrait and on all-skin frames beside OpenCV's guided filter, each beside a memory read.
+        record: 90 frames of 1080p encoded by CameraSun and by ffmpeg -c:v libx264 with the same
+        settings (fps); then a take through the viewfinder on a real-time 1080p30 camera with its
+        preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
+        same frames for as long, and resident memory's growth from 10 s in to the end.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
-        pipeline: frames timed, default 60).
+        pipeline: frames timed, default 60; record: the take's seconds, default 60).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

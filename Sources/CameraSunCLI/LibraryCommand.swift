@@ -1,5 +1,6 @@
 import CameraCore
 import CameraMovie
+import CameraPhotos
 import Foundation
 import PhotoLibrary
 

@@ -18,6 +18,8 @@ enum MeterCommand {
         let exposureTime: Double
         let iso: Double
         let evBias: Double
+        /// EV the image pipeline lifts this frame's subject by (the sensor is exposed for the highlights).
+        let renderGainEV: Double
         /// searching, converged, or locked (a fixed --shutter/--gain).
         let aeState: String
         let clippedFraction: Double
@@ -71,13 +73,17 @@ enum MeterCommand {
         let live = !json && terminal.stdoutIsTTY
         if live { terminal.print("\(camera.localizedName), \(camera.activeFormat.size) @ \(String(format: "%g", camera.settings.frameRate)) fps — Ctrl-C to stop") }
         let options = Options(metering: metering, language: language, frameLimit: frameLimit, json: json, live: live)
+        // Subscribed before the start, so that a camera that ends at once is not missed.
+        let ending = session.events()
         try await session.start()
         let events = Task { await reportInterruptions(session.events(), terminal: terminal) }
         let delivery = DeliveryCount()
         let interrupted: Bool
         do {
+            // Frames until the limit, a signal, or the camera's end (a file played once) or failure.
             interrupted = try await Interrupt.runUntilSignalled {
-                try await report(output, options: options, delivery: delivery, terminal: terminal)
+                try await SessionEnding.run({ try await report(output, options: options, delivery: delivery, terminal: terminal) },
+                                           endingWith: ending)
             }.signal != nil
         } catch {
             await session.stop()
@@ -114,6 +120,7 @@ enum MeterCommand {
                 frame: captured.sequenceNumber, pts: captured.presentationTime.seconds, brightness: statistics.brightness,
                 linearMean: statistics.linearMean, evError: evError,
                 exposureTime: metadata.exposureDuration.seconds, iso: metadata.iso, evBias: metadata.exposureBias,
+                renderGainEV: threeA.renderGain.ev,
                 aeState: threeA.exposureState.rawValue, clippedFraction: statistics.clippedFraction,
                 sunFraction: statistics.highlights.sunFraction,
                 advice: BrightnessAdvice.message(statistics, flags: flags, language: options.language,
@@ -129,14 +136,14 @@ enum MeterCommand {
         }
     }
 
-    /// Says on stderr when the camera stops and recovers (a device taken by another program, unplugged).
+    /// Says on stderr when the camera stops and recovers (a device taken by another program, unplugged);
+    /// a failure is the command's error.
     private static func reportInterruptions(_ events: AsyncStream<SessionEvent>, terminal: Terminal) async {
         for await event in events {
             switch event {
             case .interrupted(let reason): terminal.error("camerasun: camera interrupted (\(reason.rawValue)) — waiting for it to come back")
             case .interruptionEnded: terminal.error("camerasun: camera back")
-            case .runtimeError(let error): terminal.error("camerasun: error: \(error)")
-            case .started, .stopped: break
+            case .started, .stopped, .runtimeError, .ended: break
             }
         }
     }

@@ -1,7 +1,7 @@
-import CameraAudio
 import CameraCapture
 import CameraCore
 import CameraMovie
+import CameraPhotos
 import Foundation
 import PhotoLibrary
 
@@ -34,22 +34,19 @@ enum RecordCommand {
         var arguments = arguments
         let json = arguments.flag("json")
         let limits = try limits(&arguments)
-        let sound = try arguments.option("audio").map { (text: String) throws(CLIError) in
-            do { return try AudioSourceSpec(parsing: text) } catch { throw CLIError.usage("--audio: \(error)") }
-        } ?? .simulated
+        let audio = try AudioFlag(&arguments)
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
+        let filters = try FilterFlags(&arguments)
         try arguments.finish()
-        if case .alsa(let device) = sound {
-            throw CLIError.runtime("recording from alsa:\(device) is not wired into takes yet — use --audio sim or --audio none")
-        }
-        let microphone = sound == .simulated ? SimulatedMicrophone(seed: capture.seed) : nil
+        let chain = try filters.chain()
+        let sound = audio.sound(seed: capture.seed)
 
         let library = try LibraryCommand.open(directory)
-        let reservation = try LibraryCommand.reporting { () throws(PhotoLibraryError) in try library.reserveMoviePath() }
-        let opened = try capture.openCamera(syncMarks: microphone != nil)
-        if let note = opened.fallbackNote { terminal.error(note) }
         let movie = MovieFileOutput()
+        let take = try LibraryCommand.reporting { () throws(PhotoLibraryError) in try MovieTake(library: library, output: movie) }
+        let opened = try capture.openCamera(syncMarks: audio.wantsSyncMarks)
+        if let note = opened.fallbackNote { terminal.error(note) }
         let events = movie.events
         let session = CaptureSession()
         try await session.configure { config in
@@ -57,23 +54,26 @@ enum RecordCommand {
             try config.add(movie)
         }
         let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
-        try movie.startRecording(to: reservation.path, limits: limits, encoder: encoder.name, microphone: microphone)
+        try take.start(limits: limits, encoder: encoder, sound: sound, filters: chain)
+        let ending = session.events()
         try await session.start()
         let live = terminal.stdoutIsTTY && !json
         if live {
-            terminal.print("recording \(opened.device.localizedName) into \(reservation.path) with \(encoder.summary) — Ctrl-C to stop")
+            terminal.print("recording \(opened.device.localizedName) into \(take.path) with \(encoder.summary) — Ctrl-C to stop")
         }
         let saved: MovieRecording.Saved
         do {
-            saved = try await take(movie, events: events, live: live, terminal: terminal)
+            saved = try await record(movie, events: events, ending: ending, live: live, terminal: terminal)
         } catch {
             await session.stop()
             throw error
         }
         await session.stop()
         let facts = MovieFacts(saved.validation)
-        let asset = try LibraryCommand.reporting { () throws(PhotoLibraryError) in
-            try library.addMovie(reservation, facts: facts, stopReason: saved.reason.rawValue, thumbnail: movie.status.thumbnail.map { Data($0) })
+        let asset = try LibraryCommand.reporting { () throws(PhotoLibraryError) in try take.catalogue(saved) }
+        if saved.reason == .diskFull {
+            terminal.error("camerasun: the disk under \(saved.path) filled up \(String(format: "%.1f", facts.duration)) s into the take; it is saved "
+                + "up to its last whole second — free some space before the next take")
         }
         let report = AssetReport(id: asset.id, path: saved.path, duration: facts.duration, frames: facts.frameCount, size: asset.byteCount,
                                  video: facts.videoCodec, audio: facts.audioCodec, stopReason: String(describing: saved.reason),
@@ -81,11 +81,11 @@ enum RecordCommand {
         if json { return try terminal.json(Report(asset: report)) }
         if live { terminal.print("") }
         let bytes = ByteCountFormatter.string(fromByteCount: Int64(asset.byteCount), countStyle: .file)
-        let audio = facts.audioCodec.map { " + \($0)" } ?? ""
+        let soundCodec = facts.audioCodec.map { " + \($0)" } ?? ""
         let dropped = movie.status.droppedFrames
         let drops = dropped > 0 ? ", \(dropped) frames dropped" : ""
         terminal.print("saved \(asset.id): \(saved.path), \(String(format: "%.2f", facts.duration)) s, \(facts.frameCount) frames, \(bytes), "
-            + "\(facts.videoCodec) (\(saved.encoder))\(audio) — \(saved.reason.rawValue)\(drops)")
+            + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.rawValue)\(drops)")
     }
 
     /// `--duration S`, `--max-size MB` and `--min-free MB`.
@@ -105,9 +105,10 @@ enum RecordCommand {
         }
     }
 
-    /// Waits for the take to end by a limit, or ends it at a signal; a progress line meanwhile.
-    private static func take(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, live: Bool,
-                             terminal: Terminal) async throws -> MovieRecording.Saved {
+    /// Waits for the take to end by a limit, or ends it at a signal or when the camera ends (a file
+    /// played once) or fails, saving what it recorded; a progress line meanwhile.
+    private static func record(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, ending: AsyncStream<SessionEvent>,
+                               live: Bool, terminal: Terminal) async throws -> MovieRecording.Saved {
         let outcome = try await Interrupt.runUntilSignalled { () async throws -> MovieFileOutput.Event? in
             try await withThrowingTaskGroup(of: MovieFileOutput.Event?.self) { group in
                 group.addTask {
@@ -118,6 +119,11 @@ enum RecordCommand {
                     // The events end early only when a signal cancelled the wait.
                     try Task.checkCancellation()
                     return nil
+                }
+                group.addTask {
+                    guard let end = await SessionEnding.first(of: ending) else { throw CancellationError() }
+                    if case .failed(let error) = end { terminal.error("camerasun: \(error) — the take is saved up to there") }
+                    return .finished(try await movie.stopRecording())
                 }
                 if live {
                     group.addTask {

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraEvaluation
 import CameraSimulated
+import CameraV4L2
 
 /// A `--source` value: where frames come from (see CLI.md, "Sources").
 enum SourceSpec: Equatable {
@@ -14,40 +15,71 @@ enum SourceSpec: Equatable {
 
     static let defaultSpec = SourceSpec.simulated("backlit-portrait")
 
-    init(parsing text: String) throws(CLIError) {
+    /// The source when `--source` is absent (CLI.md): the first V4L2 camera that opens, else the
+    /// simulated camera on the default scene.
+    static func firstCamera() -> SourceSpec {
+        let nodes = (try? V4L2Camera.captureDevices()) ?? []
+        guard let usable = nodes.first(where: { (try? $0.camera.get()) != nil }) else { return defaultSpec }
+        return .v4l2(usable.path)
+    }
+
+    /// Parses the value of `flag` (`--source`, or `--source2` for a second camera).
+    init(parsing text: String, flag: String = "--source") throws(CLIError) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else {
-            throw .usage("--source '\(text)' is not a source — use sim:SCENE, sim:hdr=FILE, v4l2:/dev/videoN or file:PATH")
+            throw .usage("\(flag) '\(text)' is not a source — use sim:SCENE, sim:hdr=FILE, v4l2:/dev/videoN or file:PATH")
         }
         switch parts[0] {
         case "sim": self = .simulated(parts[1])
         case "v4l2": self = .v4l2(parts[1])
         case "file": self = .file(parts[1])
         default:
-            throw .usage("--source '\(text)' has an unknown kind '\(parts[0])' — use sim:, v4l2: or file:")
+            throw .usage("\(flag) '\(text)' has an unknown kind '\(parts[0])' — use sim:, v4l2: or file:")
         }
     }
 
-    /// The cameras a user can choose from, as `camerasun devices` lists them: today the simulated
-    /// camera (on the default scene), until the V4L2 back-end lands.
-    static func connectedCameras() throws -> [any CaptureDevice] {
-        [try SimulatedCamera(scene: .backlitPortrait)]
+    /// The cameras a user can choose from, as `camerasun devices` lists them: every V4L2 capture
+    /// node that opens, then the simulated camera (on the default scene); and the nodes that did
+    /// not open, each with why and what to do.
+    static func connectedCameras() throws -> (cameras: [any CaptureDevice], unusable: [String]) {
+        let nodes = (try? V4L2Camera.captureDevices()) ?? []
+        var cameras: [any CaptureDevice] = []
+        var unusable: [String] = []
+        for node in nodes {
+            switch node.camera {
+            case .success(let camera): cameras.append(camera)
+            case .failure(let error): unusable.append("\(node.path): \(error)")
+            }
+        }
+        return (cameras + [try SimulatedCamera(scene: .backlitPortrait)], unusable)
     }
 
     /// Opens the camera this source names, in the format that best meets `request`; a simulated
-    /// one with `syncMarks` marks each whole second (`SimulatedCamera.syncMarkGain`).
-    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing, syncMarks: Bool = false) throws -> OpenedCamera {
+    /// one with `syncMarks` marks each whole second (`SimulatedCamera.syncMarkGain`) and faces
+    /// `position` (other cameras say where they face themselves).
+    /// A file source with `once` ends after its last frame.
+    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing, syncMarks: Bool = false,
+                    once: Bool = false, position: DevicePosition = .back) throws -> OpenedCamera {
         switch self {
         case .simulated(let sceneSpec):
             let scene = try SourceSpec.scene(sceneSpec)
             let choice = try OpenedCamera.choose(request, among: SimulatedCamera.formats(offering: request.size))
             let camera = try SimulatedCamera(scene: scene, format: choice.format, frameRate: choice.frameRate, seed: seed, pacing: pacing,
-                                             syncMarks: syncMarks)
+                                             syncMarks: syncMarks, position: position)
             return OpenedCamera(device: camera, format: choice)
         case .v4l2(let path):
-            throw CLIError.runtime("cannot open v4l2:\(path): this build has no V4L2 back-end yet — use --source sim:SCENE")
+            let camera = try V4L2Camera(path: path)
+            let choice = try OpenedCamera.choose(request, among: camera.formats)
+            try camera.configure { settings in
+                settings.activeFormat = choice.format
+                settings.frameRate = choice.frameRate
+            }
+            return OpenedCamera(device: camera, format: choice)
         case .file(let path):
-            throw CLIError.runtime("cannot open file:\(path): this build cannot play video files yet — use --source sim:SCENE")
+            // A file plays at its own size and rate, whatever the capture flags ask.
+            let camera = try VideoFileCamera(path: path, realtime: pacing == .realtime, loops: !once)
+            return OpenedCamera(device: camera, format: FormatChoice(format: camera.activeFormat, frameRate: camera.settings.frameRate,
+                                                                     fallbackReason: nil))
         }
     }
 

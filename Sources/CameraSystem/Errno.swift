@@ -39,6 +39,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let inappropriateControl = Errno(rawValue: ENOTTY)
     /// An invalid argument. The corresponding C constant is `EINVAL`.
     public static let invalidArgument = Errno(rawValue: EINVAL)
+    /// The device is gone (a camera unplugged while open). The corresponding C constant is `ENODEV`.
+    public static let noDevice = Errno(rawValue: ENODEV)
+    /// A value outside what the call accepts (a V4L2 control value). The corresponding C constant is `ERANGE`.
+    public static let outOfRange = Errno(rawValue: ERANGE)
     /// The device or resource is busy. The corresponding C constant is `EBUSY`.
     public static let busy = Errno(rawValue: EBUSY)
 }

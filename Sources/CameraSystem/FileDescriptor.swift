@@ -75,6 +75,26 @@ public final class FileDescriptor: Sendable {
         try systemCall(.read, "read", path) { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` without moving the current offset (pread(2)); 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemCallError) -> Int {
+        try systemCall(.pread, "read", path) { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Makes the volume hold `length` bytes for the file from its start (posix_fallocate(3)), so
+    /// that writes within them cannot fail for want of space; ENOSPC when the volume has too few.
+    public func allocate(_ length: Int64) throws(SystemCallError) {
+        try systemCall(.fallocate, "reserve space for", path) { () -> Int32 in
+            let code = posix_fallocate(rawValue, 0, off_t(length))
+            if code != 0 { errno = code }
+            return code == 0 ? 0 : -1
+        }
+    }
+
+    /// Cuts the file to `length` bytes (ftruncate(2)).
+    public func truncate(to length: Int64) throws(SystemCallError) {
+        try systemCall(.ftruncate, "truncate", path) { ftruncate(rawValue, off_t(length)) }
+    }
+
     /// Writes some of `bytes` at the current offset (write(2)) and returns how many.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         try systemCall(.write, "write", path) { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
@@ -139,6 +159,15 @@ public final class FileDescriptor: Sendable {
     @discardableResult
     public func control(_ request: UInt, _ argument: UnsafeMutableRawPointer, operation: String) throws(SystemCallError) -> Int32 {
         try systemCall(.ioctl, operation, path) { ioctl(rawValue, request, argument) }
+    }
+
+    /// Sends the device request `request` with `argument`, a C struct the driver reads and fills
+    /// in (ioctl(2)), e.g. a V4L2 `struct v4l2_format` for VIDIOC_S_FMT.
+    @discardableResult
+    public func control<Argument>(_ request: UInt, _ argument: inout Argument, operation: String) throws(SystemCallError) -> Int32 {
+        try withUnsafeMutablePointer(to: &argument) { (pointer) throws(SystemCallError) in
+            try control(request, UnsafeMutableRawPointer(pointer), operation: operation)
+        }
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: forever) for `events` (poll(2)) and returns those

@@ -10,16 +10,7 @@ import Foundation
 /// their own rather than the concurrency pool that a server's handlers need.
 public final class RawHTTPConnection: @unchecked Sendable {  // used by one caller at a time, never concurrently
     /// A failed connection, send or read; the message says what to check.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        /// The errno of a failed system call, 0 otherwise.
-        public var errorNumber: Int32 = 0
-
-        public init(_ description: String, errorNumber: Int32 = 0) {
-            self.description = description
-            self.errorNumber = errorNumber
-        }
-    }
+    public typealias Failure = SocketFailure
 
     /// A response's status, headers (names lower-cased) and body.
     public struct Response: Sendable {
@@ -50,20 +41,14 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one call
     /// Connects to `address`:`port` (IPv4), from `source` when given (e.g. 127.0.0.2, another address
     /// of the loopback network); reads and writes give up after `timeout` seconds.
     public init(port: UInt16, address: String = "127.0.0.1", from source: String? = nil, timeout: Double = 10) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else {
-            throw Failure("cannot create a socket: \(String(cString: strerror(errno))) — check the process's file limit", errorNumber: errno)
-        }
+        socket = try LoopbackSocket.make(timeout: timeout)
         host = "\(address):\(port)"
-        var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         do {
             let socket = socket
             if let source {
-                try Self.call("bind to \(source)", on: try Self.socketAddress(source, port: 0)) { Glibc.bind(socket, $0, $1) }
+                try LoopbackSocket.call("bind to \(source)", on: try LoopbackSocket.socketAddress(source, port: 0)) { Glibc.bind(socket, $0, $1) }
             }
-            try Self.call("connect to \(host)", on: try Self.socketAddress(address, port: port), remedy: "is the server running?") {
+            try LoopbackSocket.call("connect to \(host)", on: try LoopbackSocket.socketAddress(address, port: port), remedy: "is the server running?") {
                 Glibc.connect(socket, $0, $1)
             }
         } catch {
@@ -87,15 +72,8 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one call
     }
 
     public func send(_ data: Data) throws {
-        try data.withUnsafeBytes { bytes in
-            var sent = 0
-            while sent < bytes.count {
-                let count = Glibc.send(socket, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-                guard count > 0 else {
-                    throw Failure("sending to \(host) failed: \(String(cString: strerror(errno))) — is the server still running?", errorNumber: errno)
-                }
-                sent += count
-            }
+        guard data.withUnsafeBytes({ LoopbackSocket.send(socket, $0) }) else {
+            throw Failure("sending to \(host) failed: \(String(cString: strerror(errno))) — is the server still running?", errorNumber: errno)
         }
     }
 
@@ -226,28 +204,6 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one call
         }
         buffer += chunk[..<count]
         return count > 0
-    }
-
-    private static func socketAddress(_ address: String, port: UInt16) throws -> sockaddr_in {
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
-            throw Failure("\(address) is not an IPv4 address — give one such as 127.0.0.1")
-        }
-        return socketAddress
-    }
-
-    /// Runs `call` (bind or connect) on `address`; throws naming `what` when it fails.
-    private static func call(
-        _ what: String, on address: sockaddr_in, remedy: String = "check the address",
-        _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32
-    ) throws {
-        var address = address
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard status == 0 else { throw Failure("cannot \(what): \(String(cString: strerror(errno))) — \(remedy)", errorNumber: errno) }
     }
 }
 

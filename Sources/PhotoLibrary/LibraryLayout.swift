@@ -40,6 +40,15 @@ struct LibraryLayout: Sendable {
     /// Whether `name` is one of the library's temporary files.
     static func isTemporary(_ name: String) -> Bool { name.hasPrefix(temporaryPrefix) }
 
+    /// The temporary file a take's reservation holds as room to catalogue it (`MovieReservation`).
+    static func catalogueRoom(forMovie id: String) -> String { temporaryName(for: id + roomSuffix) }
+
+    /// Whether `path` names a take's room to catalogue it.
+    static func isCatalogueRoom(_ path: String) -> Bool { path.hasSuffix(roomSuffix) }
+
+    private static let roomSuffix = ".room"
+
+
     /// Whether `name` is a take still being recorded, or left unfinished: `ID.mp4.partial`.
     static func isPartialRecording(_ name: String) -> Bool { name.hasSuffix(".\(movieExtension)\(partialSuffix)") }
 

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraSystem
 import Foundation
 
@@ -11,6 +12,11 @@ import Foundation
 /// process counts it as in progress while the recorder lives, and the kernel drops the lock when
 /// the recorder dies, which is what marks a take as unfinished for `repair`. Keep the reservation
 /// until `addMovie` returns.
+///
+/// It also holds room on the volume for cataloguing the take: a temporary file of the library's
+/// reserve plus `catalogueRoom`, allocated now and given back by `addMovie` just before it writes,
+/// so that a take stopped by a full disk is still catalogued. Locked like the partial file, it is
+/// in progress for `verify` while the recorder lives, and `repair` removes it after a crash.
 public final class MovieReservation: Sendable {
     /// Unique in the library; also the movie file's name without its extension.
     public let id: String
@@ -25,8 +31,14 @@ public final class MovieReservation: Sendable {
     /// The directory of the library that made the reservation.
     let libraryDirectory: String
     private let lock: FileDescriptor
+    /// The room file, until it is given back.
+    private let room: Locked<FileDescriptor?>
 
-    init(id: String, createdAt: Date, relativePath: String, libraryDirectory: String) throws(SystemCallError) {
+    /// What cataloguing a take writes besides the reserve: its thumbnail (a 320×180 JPEG is under
+    /// 20 KB) and its row (a few 4 KB pages of SQLite's write-ahead log), with room to spare.
+    static let catalogueRoom: Int64 = 256 << 10
+
+    init(id: String, createdAt: Date, relativePath: String, libraryDirectory: String, roomBytes: Int64) throws(SystemCallError) {
         self.id = id
         self.createdAt = createdAt
         self.relativePath = relativePath
@@ -36,11 +48,31 @@ public final class MovieReservation: Sendable {
         lock = try FileDescriptor.open(partialPath, .writeOnly, options: [.create, .exclusiveCreate, .noFollow],
                                        operation: "create")
         _ = try lock.lock(waiting: true)
+        let roomPath = "\(FileSystem.parent(of: path))/\(LibraryLayout.catalogueRoom(forMovie: id))"
+        do {
+            let room = try FileDescriptor.open(roomPath, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], operation: "create")
+            _ = try room.lock(waiting: true)
+            try room.allocate(roomBytes)
+            self.room = Locked(room)
+        } catch {
+            try? FileOperations.remove(roomPath)
+            try? FileOperations.remove(partialPath)
+            throw error
+        }
+    }
+
+    /// Gives the room held for cataloguing back to the volume.
+    func releaseRoom() {
+        room.withLock { room in
+            if let path = room?.path { try? FileOperations.remove(path) }
+            room = nil
+        }
     }
 
     /// Removes the partial file if the take never got a byte (the recorder failed to start), so
     /// an empty file is not left for `repair`; anything with bytes in it is left where it is.
     deinit {
+        releaseRoom()
         if (try? lock.status().byteCount) == 0, (try? FileSystem.linkStatus(partialPath))?.byteCount == 0 {
             try? FileOperations.remove(partialPath)
         }

@@ -4,28 +4,32 @@ import Foundation
 extension PhotoLibrary {
     /// Reserves the place of a new movie for the recorder: the dated folder for `createdAt` is
     /// made, a fresh id chosen and the empty `ID.mp4.partial` created and locked (see
-    /// `MovieReservation`). Throws `.readOnly` or `.insufficientSpace` before the take starts when
-    /// the library cannot take a file.
+    /// `MovieReservation`), with the room to catalogue the take held beside it. Throws `.readOnly`
+    /// or `.insufficientSpace` before the take starts when the library cannot take a file.
     public func reserveMoviePath(createdAt: Date = Date()) throws(PhotoLibraryError) -> MovieReservation {
-        try checkCapacity(forBytes: 0)
+        let room = try checkCapacity(forBytes: Int(MovieReservation.catalogueRoom)).reserveBytes + MovieReservation.catalogueRoom
         let created = Date(millisecondsSince1970: createdAt.millisecondsSince1970)
         let folder = layout.folder(for: created)
         let id = layout.makeID(for: created)
-        return try PhotoLibraryError.catching { () throws(SystemCallError) -> MovieReservation in
-            try FileOperations.createDirectories(folder, under: directory.path)
+        try PhotoLibraryError.catching { () throws(SystemCallError) in try FileOperations.createDirectories(folder, under: directory.path) }
+        do {
             return try MovieReservation(id: id, createdAt: created, relativePath: "\(folder)/\(id).\(LibraryLayout.movieExtension)",
-                                        libraryDirectory: directory.path)
+                                        libraryDirectory: directory.path, roomBytes: room)
+        } catch {
+            throw PhotoLibraryError(error).explained("the take cannot start: the library holds \(Self.size(room)) to catalogue it, "
+                + "and the disk must have that free")
         }
     }
 
     /// Catalogues the saved take of `reservation`, which the recorder has validated, flushed and
     /// renamed to `reservation.path`, and returns its entry.
     ///
-    /// In order: the arguments and the free space for the thumbnail are checked, the movie's bytes
-    /// are hashed, the thumbnail (when given) is written atomically as `ID.thumb.jpg` beside it,
-    /// and then the row is committed in one transaction. The movie file itself is never removed:
-    /// when a later step fails, the thumbnail is taken back out, no row is left, and the error
-    /// says the recording is kept at its path, where `repair(validateMovie:)` catalogues it.
+    /// In order: the arguments are checked, the reservation's room is given back and the free
+    /// space for the thumbnail checked, the movie's bytes are hashed, the thumbnail (when given) is
+    /// written atomically as `ID.thumb.jpg` beside it, and then the row is committed in one
+    /// transaction. The movie file itself is never removed: when a later step fails, the thumbnail
+    /// is taken back out, no row is left, and the error says the recording is kept at its path,
+    /// where `repair(validateMovie:)` catalogues it.
     ///
     /// - Parameters:
     ///   - facts: what the file holds, as the recorder's validation read it.
@@ -41,7 +45,6 @@ extension PhotoLibrary {
             throw PhotoLibraryError(.invalidArgument, "the reservation of \(reservation.path) belongs to the library "
                 + "\(reservation.libraryDirectory), not \(directory.path) — add the movie to the library that reserved it")
         }
-        try checkCapacity(forBytes: thumbnail?.count ?? 0)
         let path = reservation.path
         let relativePath = reservation.relativePath
         guard try PhotoLibraryError.catching({ () throws(SystemCallError) in try FileOperations.entryKind(path) }) == .regularFile else {
@@ -51,6 +54,8 @@ extension PhotoLibrary {
         guard try withCatalog({ catalog throws(SQLiteError) in try catalog.asset(path: relativePath) }) == nil else {
             throw PhotoLibraryError(.invalidArgument, "the movie \(path) is catalogued already — add each take once")
         }
+        reservation.releaseRoom()
+        try checkCapacity(forBytes: thumbnail?.count ?? 0)
         let digest = try PhotoLibraryError.catching { () throws(SystemCallError) in try FileOperations.digest(ofFileAt: path) }
         let thumbnailPath = thumbnail.map { _ in LibraryLayout.thumbnail(forMovie: relativePath) }
         let movie = Asset.Movie(duration: facts.duration, frameCount: facts.frameCount, videoCodec: facts.videoCodec,

@@ -27,7 +27,8 @@ extension PhotoLibrary {
             + scan.thumbnails.filter { !thumbnailPaths.contains($0) }.map { ($0, .orphanThumbnail) }
         for (path, kind) in candidates {
             switch try ownership(of: path) {
-            case .busy: inProgress += 1
+            // A take's room to catalogue it is held beside its partial file, which counts for both.
+            case .busy: if !LibraryLayout.isCatalogueRoom(path) { inProgress += 1 }
             case .gone, .catalogued: break
             case .unreadable(let reason):
                 issues.append(.init(kind: .unreadableFile, path: path, assetID: nil, detail: reason))

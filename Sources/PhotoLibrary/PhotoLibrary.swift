@@ -108,7 +108,9 @@ public final class PhotoLibrary: Sendable {
     /// Throws unless the library's volume is writable and has room for `byteCount` bytes plus the
     /// reserve (`VolumeCapacity.reserveBytes`). `add` calls it first; a camera calls it before
     /// capturing, with an estimate of the photo's size, so a full disk fails before the shutter.
-    public func checkCapacity(forBytes byteCount: Int) throws(PhotoLibraryError) {
+    /// Returns the capacity it read.
+    @discardableResult
+    public func checkCapacity(forBytes byteCount: Int) throws(PhotoLibraryError) -> VolumeCapacity {
         let capacity = try capacityProvider.capacity(ofVolumeAt: directory.path)
         guard !isReadOnly, capacity.isWritable else {
             throw PhotoLibraryError(.readOnly, "cannot write to the photo library \(directory.path): it is read-only "
@@ -120,6 +122,7 @@ public final class PhotoLibrary: Sendable {
                 + "\(Self.size(capacity.availableBytes)) free, \(Self.size(needed)) needed "
                 + "(\(byteCount) bytes to write + \(capacity.reserveBytes) bytes kept in reserve)")
         }
+        return capacity
     }
 
     /// Every asset, oldest first.
@@ -159,7 +162,7 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// `bytes` with the exact count and the binary prefix that suits them, e.g. "1048576 bytes (1.0 MiB)".
-    private static func size(_ bytes: Int64) -> String {
+    static func size(_ bytes: Int64) -> String {
         let mebibytes = Double(bytes) / Double(1 << 20)
         return "\(bytes) bytes (\((mebibytes * 10).rounded() / 10) MiB)"
     }

@@ -15,7 +15,7 @@ struct ALSAMicrophoneTests {
         #expect(microphone.sampleFormat == format)
         var position: Int64 = 0
         for _ in 0..<20 {
-            let chunk = try await microphone.nextChunk()
+            let chunk = try microphone.readChunk()
             #expect(chunk.sampleRate == 48_000 && chunk.channelCount == channels)
             #expect(chunk.presentationTime == MediaTime(value: position, timescale: 48_000))
             #expect(chunk.frameCount > 0 && chunk.frameCount <= 4_800, "\(chunk.frameCount) frames in a period of about 10 ms")
@@ -40,7 +40,7 @@ struct ALSAMicrophoneTests {
         let microphone = ALSAMicrophone(device: device)
         #expect(throws: AudioError("cannot open the ALSA capture device \(device): No such file or directory — "
             + "there is no such device; list devices with `arecord -L`")) { try microphone.start() }
-        let error = await #expect(throws: AudioError.self) { _ = try await microphone.nextChunk() }
+        let error = #expect(throws: AudioError.self) { _ = try microphone.readChunk() }
         #expect(error?.message == "the ALSA microphone \(device) is not started — call start() before reading it")
     }
 }

@@ -55,17 +55,17 @@ struct SimulatedMicrophoneTests {
         #expect(zip(first, other).filter { $0 != $1 }.count > 4_000)
     }
 
-    @Test("nextChunk hands out 1 024-sample chunks from 0, stamped by their first sample, the same as samples(from:)")
+    @Test("readChunk hands out 1 024-sample chunks from 0, stamped by their first sample, the same as samples(from:)")
     func chunksFollowTheTimeline() async throws {
         let microphone = SimulatedMicrophone(seed: 9)
         microphone.start()
         var chunks: [AudioChunk] = []
-        for _ in 0..<3 { chunks.append(try await microphone.nextChunk()) }
+        for _ in 0..<3 { chunks.append(try microphone.readChunk()) }
         microphone.stop()
         #expect(chunks.map(\.presentationTime) == [0, 1_024, 2_048].map { MediaTime(value: $0, timescale: 48_000) })
         #expect(chunks.allSatisfy { $0.frameCount == 1_024 && $0.sampleRate == 48_000 && $0.channelCount == 1 })
         #expect(chunks.flatMap(\.samples) == microphone.samples(from: 0, count: 3_072))
-        let error = await #expect(throws: AudioError.self) { _ = try await microphone.nextChunk() }
+        let error = #expect(throws: AudioError.self) { _ = try microphone.readChunk() }
         #expect(error?.message == "the simulated microphone is not started — call start() before reading it")
     }
 }

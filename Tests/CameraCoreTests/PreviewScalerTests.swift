@@ -88,19 +88,23 @@ struct PreviewScalerTests {
         #expect(pixels(try scaled(source, to: 2, 1)) == [[30, 30, 30, 255], [150, 150, 150, 255]])
     }
 
-    @Test("Halving a varied bgra8 image matches the mean of each 2×2 block")
-    func matchesBlockMeans() throws {
-        let source = try makeBuffer(.bgra8, width: 64, height: 32) { x, y in [(x * 7 + y * 13) % 256, (x * y) % 256, (x ^ y) * 4 % 256, 255] }
+    @Test("Halving a varied bgra8 image gives each 2×2 block's mean, rounded half up, as the box filter's exact halves do",
+          arguments: [(64, 32), (60, 10)])
+    func matchesBlockMeans(width: Int, height: Int) throws {
+        let source = try makeBuffer(.bgra8, width: width, height: height) { x, y in
+            [(x * 7 + y * 13) % 256, (x * y) % 256, (x ^ y) * 4 % 256, 255]
+        }
         let rgb = source.rgb8()
-        let result = pixels(try scaled(source, to: 32, 16))
-        for y in 0..<16 {
-            for x in 0..<32 {
+        let result = pixels(try scaled(source, to: width / 2, height / 2))
+        for y in 0..<(height / 2) {
+            for x in 0..<(width / 2) {
                 for (channel, rgbIndex) in [(0, 2), (1, 1), (2, 0)] {
                     let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) { sum, offset in
-                        sum + Int(rgb[((2 * y + offset.1) * 64 + 2 * x + offset.0) * 3 + rgbIndex])
+                        sum + Int(rgb[((2 * y + offset.1) * width + 2 * x + offset.0) * 3 + rgbIndex])
                     }
-                    #expect(abs(Int(result[y * 32 + x][channel]) - sum / 4) <= 1, "(\(x), \(y)) channel \(channel)")
+                    #expect(Int(result[y * width / 2 + x][channel]) == (sum + 2) / 4, "(\(x), \(y)) channel \(channel)")
                 }
+                #expect(result[y * width / 2 + x][3] == 255)
             }
         }
     }

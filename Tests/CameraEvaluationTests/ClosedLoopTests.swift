@@ -118,6 +118,22 @@ struct ClosedLoopTests {
         #expect(abs(run.subjectEvError) <= 1.0 / 3)
     }
 
+    @Test("Settled, no frame's sensor or output exposure is a quarter stop from the frame before where the scene does not jump: across the pan into the sun, between the light steps")
+    func smoothWhileSettled() async throws {
+        let evaluation = ClosedLoopEvaluation(frameCount: 200, size: PixelSize(width: 160, height: 90))
+        // Frames that may jump: the first second's convergence, and 6 frames after each of the step-change scene's light steps.
+        for (scene, jumps) in [(SimulatedScene.panIntoSun, [Range<Int>]()), (.stepChange, [30..<36, 60..<66])] {
+            let samples = try await evaluation.run(scene, algorithm: SunAwareExposure()).samples
+            for index in 31..<samples.count where !jumps.contains(where: { $0.contains(index) }) {
+                let (before, frame) = (samples[index - 1], samples[index])
+                let sensor = frame.exposureEV - before.exposureEV
+                let output = sensor + frame.renderGainEV - before.renderGainEV
+                #expect(abs(sensor) <= SunAwareExposure.smoothStep + 1e-9 && abs(output) <= SunAwareExposure.smoothStep + 1e-9,
+                        "\(scene.name) frame \(index): sensor \(sensor) EV, output \(output) EV")
+            }
+        }
+    }
+
     @Test("The report's reference frame shows the subject at its intent: the grey card at mid-grey, 0.18 linear, sRGB 118")
     func referenceThumbnail() async throws {
         let thumbnail = try await evaluation.referenceThumbnail(.grayCard)

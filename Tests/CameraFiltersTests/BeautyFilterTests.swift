@@ -47,32 +47,35 @@ struct BeautyFilterTests {
         #expect(frame.bytes(plane: 0) == original)
     }
 
-    @Test("strength 1 smooths a noisy flat skin patch", arguments: [0.5, 1.0])
-    func smoothsSkin(strength: Double) throws {
-        let frame = try Self.noisy { _ in Self.lightSkin }
+    /// Frame heights: 96 runs the guided filter on 2×2 blocks, 1080 on 4×4 (`GuidedFilterPlanes.scale`).
+    static let heights = [96, 1080]
+
+    @Test("strength 1 smooths a noisy flat skin patch", arguments: [0.5, 1.0], heights)
+    func smoothsSkin(strength: Double, height: Int) throws {
+        let frame = try Self.noisy(height: height) { _ in Self.lightSkin }
         let before = Self.lumaVariance(frame, columns: 8..<88, rows: 8..<88)
         try BeautyFilter(strength: strength).apply(to: frame, at: Date())
         let after = Self.lumaVariance(frame, columns: 8..<88, rows: 8..<88)
-        print("beauty \(strength): skin luma variance \(before) → \(after) (\(after / before) of it)")
+        print("beauty \(strength), \(height) high: skin luma variance \(before) → \(after) (\(after / before) of it)")
         #expect(after < before * (strength == 1 ? 0.25 : 0.6))
     }
 
-    @Test("a sharp edge between two skin tones keeps its step while the noise either side is smoothed")
-    func keepsEdges() throws {
-        let frame = try Self.noisy { x in x < 48 ? Self.lightSkin : Self.darkerSkin }
+    @Test("a sharp edge between two skin tones keeps its step while the noise either side is smoothed", arguments: heights)
+    func keepsEdges(height: Int) throws {
+        let frame = try Self.noisy(height: height) { x in x < 48 ? Self.lightSkin : Self.darkerSkin }
         let stepBefore = Self.columnLuma(frame, 47) - Self.columnLuma(frame, 48)
         let noiseBefore = Self.lumaVariance(frame, columns: 8..<40, rows: 8..<88)
         try BeautyFilter(strength: 1).apply(to: frame, at: Date())
         let stepAfter = Self.columnLuma(frame, 47) - Self.columnLuma(frame, 48)
         let noiseAfter = Self.lumaVariance(frame, columns: 8..<40, rows: 8..<88)
-        print("beauty 1: edge step \(stepBefore) → \(stepAfter), noise variance beside it \(noiseBefore) → \(noiseAfter)")
+        print("beauty 1, \(height) high: edge step \(stepBefore) → \(stepAfter), noise variance beside it \(noiseBefore) → \(noiseAfter)")
         #expect(stepAfter > stepBefore * 0.85)
         #expect(noiseAfter < noiseBefore * 0.3)
     }
 
-    @Test("colours far from skin are left exactly as they are")
-    func leavesOtherColours() throws {
-        let frame = try Self.noisy { x in x < 48 ? SIMD3(80, 120, 200) : SIMD3(60, 140, 60) }
+    @Test("colours far from skin are left exactly as they are", arguments: heights)
+    func leavesOtherColours(height: Int) throws {
+        let frame = try Self.noisy(height: height) { x in x < 48 ? SIMD3(80, 120, 200) : SIMD3(60, 140, 60) }
         let original = frame.bytes(plane: 0)
         try BeautyFilter(strength: 1).apply(to: frame, at: Date())
         #expect(frame.bytes(plane: 0) == original)

@@ -68,3 +68,34 @@ struct FilterChainTests {
         }
     }
 }
+
+@Suite("Filtering a copy of a frame")
+struct FilteredCopyTests {
+    @Test("the copy is filtered and the frame left as it was; one buffer serves frame after frame")
+    func copyIsFiltered() throws {
+        let invert = try CubeLUT(size: 2, entries: CubeLUT.lattice(size: 2) { 1 - $0 })
+        let copy = FilteredCopy(FilterChain([LUTFilter(invert)]))
+        let frame = try TestFrames.everyValue()
+        let original = frame.bytes(plane: 0)
+        let first = try copy.filter(frame, at: Date())
+        #expect(frame.bytes(plane: 0) == original)
+        #expect(first.rgba(200, 10) == SIMD4(55, 245, 255 - UInt8((200 + 70) & 255), frame.rgba(200, 10).w))
+        let second = try copy.filter(frame, at: Date())
+        #expect(second === first)
+    }
+
+    @Test("an identity LUT's copy is the frame, bit for bit")
+    func identityCopy() throws {
+        let frame = try TestFrames.everyValue()
+        let copy = try FilteredCopy(FilterChain([LUTFilter(CubeLUT.identity(size: 33))])).filter(frame, at: Date())
+        #expect(copy.bytes(plane: 0) == frame.bytes(plane: 0))
+    }
+
+    @Test("a frame the chain refuses is an error, the frame untouched")
+    func refused() throws {
+        let frame = try PixelBuffer(format: .gray8, width: 8, height: 8)
+        #expect(throws: FilterError("the LUT filter cannot filter a gray8 frame — render the picture as bgra8 before filtering it")) {
+            try FilteredCopy(FilterChain([LUTFilter(CubeLUT.identity(size: 2))])).filter(frame, at: Date())
+        }
+    }
+}

@@ -41,7 +41,7 @@ struct LUTFilterTests {
         #expect(frame.rgba(3, 1) == expected)
     }
 
-    @Test("a curved LUT gives its own entries at the lattice points and interpolates between them along grey")
+    @Test("a curved LUT gives its own entries at the lattice points and interpolates between them along grey, within one step")
     func curvedLUT() throws {
         // With 18 points the lattice lies on multiples of 15 in 8-bit values.
         let lut = try CubeLUT(size: 18, entries: CubeLUT.lattice(size: 18) { $0 * $0 })
@@ -51,7 +51,9 @@ struct LUTFilterTests {
             let cell = min(value / 15, 16), place = Double(value - 15 * cell) / 15
             let low = Double(15 * cell) / 255, high = Double(15 * (cell + 1)) / 255
             let expected = UInt8((((1 - place) * low * low + place * high * high) * 255).rounded())
-            #expect(frame.rgba(value, 0) == SIMD4(expected, expected, expected, 255), "grey \(value)")
+            let pixel = frame.rgba(value, 0)
+            // Within one step: the filter's fixed point rounds a value near a half either way.
+            #expect(abs(Int(pixel.x) - Int(expected)) <= 1 && pixel.x == pixel.y && pixel.y == pixel.z && pixel.w == 255, "grey \(value)")
         }
     }
 

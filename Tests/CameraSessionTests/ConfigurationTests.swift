@@ -16,17 +16,18 @@ struct ConfigurationTests {
         #expect(await session.configuration.outputs.isEmpty)
     }
 
-    @Test("Two device inputs fail, naming both devices")
-    func twoInputs() async throws {
+    @Test("With two device inputs, an output added without its input fails, naming both devices")
+    func twoInputsWithoutSayingWhichFeeds() async throws {
         let session = CaptureSession()
         let message = try #require(await failure {
             try await session.configure { config in
                 try config.add(DeviceInput(ScriptedDevice(uniqueID: "scripted:a")))
                 try config.add(DeviceInput(ScriptedDevice(uniqueID: "scripted:b")))
+                try config.add(VideoDataOutput())
             }
         })
-        #expect(message.contains("2 device inputs (scripted:a, scripted:b)"))
-        #expect(message.contains("exactly one"))
+        #expect(message.contains("the VideoDataOutput has no input of its own and the session has 2 device inputs (scripted:a, scripted:b)"))
+        #expect(message.contains("add it with add(output, from: input)"))
         #expect(await session.configuration.inputs.isEmpty)
     }
 

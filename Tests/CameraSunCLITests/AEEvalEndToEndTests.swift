@@ -10,9 +10,9 @@ import Testing
 /// what the evaluation found.
 @Suite struct AEEvalEndToEndTests {
     @Test("ae-eval --json --samples gives every run's frames: exposure, subject and clipping, frame by frame")
-    func samples() throws {
-        let result = try CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "naive,sun", "--frames", "6",
-                                              "--width", "64", "--height", "36", "--json", "--samples"])
+    func samples() async throws {
+        let result = try await CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "naive,sun", "--frames", "6",
+                                                    "--width", "64", "--height", "36", "--json", "--samples"])
         #expect(result.exitCode == 0, "\(result)")
         let all = try #require(try result.jsonObject()["results"] as? [[String: Any]])
         let results = all.filter { ["naive", "sun"].contains($0["algorithm"] as? String) }
@@ -33,8 +33,8 @@ import Testing
     }
 
     @Test("ae-eval --views runs each listed view, --scenes adds built-ins, and the report carries the reasons")
-    func viewsEndToEnd() throws {
-        try withScratchDirectory { directory in
+    func viewsEndToEnd() async throws {
+        try await withScratchDirectory { directory in
             // A flat HDR image: a dark lower half (the subject) under a sky 8× brighter.
             var image = RadianceImage(width: 64, height: 36)
             for y in 0..<36 { for x in 0..<64 { image[x, y] = SIMD3(repeating: y < 18 ? 8 : 1) } }
@@ -42,8 +42,8 @@ import Testing
             let list = directory.appendingPathComponent("views.txt")
             try Data("# test\n\(directory.path)/t.hdr 0,0.5,1,0.5 0 The ground under the sky.\n".utf8).write(to: list)
             let report = directory.appendingPathComponent("r.html")
-            let result = try CameraSunBinary.run(["ae-eval", "--views", list.path, "--scenes", "gray-card", "--algorithms", "naive,sun",
-                                                  "--frames", "4", "--width", "64", "--height", "36", "--json", "--report", report.path])
+            let result = try await CameraSunBinary.run(["ae-eval", "--views", list.path, "--scenes", "gray-card", "--algorithms", "naive,sun",
+                                                        "--frames", "4", "--width", "64", "--height", "36", "--json", "--report", report.path])
             #expect(result.exitCode == 0, "\(result)")
             let results = try #require(try result.jsonObject()["results"] as? [[String: Any]])
             let peers = ["opencv-reinhard", "opencv-mantiuk", "opencv-drago"]
@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test("An unknown --algorithms name is a usage error listing every algorithm")
-    func unknownAlgorithm() throws {
-        let result = try CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "sun,auto", "--frames", "1"])
+    func unknownAlgorithm() async throws {
+        let result = try await CameraSunBinary.run(["ae-eval", "--scenes", "gray-card", "--algorithms", "sun,auto", "--frames", "1"])
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderr == "camerasun: error: unknown algorithm 'auto' — choose from naive, centre, libcamera, sun\n")
     }

@@ -43,12 +43,12 @@ struct CommandOutputTests {
     @Test("The meter status line shows brightness, EV and its error, shutter, ISO, clipping, sun, fps, drops and advice")
     func meterStatusLine() {
         let report = MeterCommand.FrameReport(frame: 3, pts: 0.1, brightness: 0.5, linearMean: 0.21, evError: 0.22, exposureTime: 0.002,
-                                              iso: 100, evBias: -0.7, aeState: "locked", clippedFraction: 0.012, sunFraction: 0.004,
+                                              iso: 100, evBias: -0.7, renderGainEV: 0, aeState: "locked", clippedFraction: 0.012, sunFraction: 0.004,
                                               advice: "brightness normal", dropped: 0)
         let line = MeterCommand.statusLine(report, fps: 29.96)
         #expect(line == "▕██████████░░░░░░░░░░▏ 0.50  EV -0.7 (error +0.2)  1/500 s  ISO 100  clip 1.2%  sun 0.4%  30.0 fps  brightness normal")
         let dropping = MeterCommand.FrameReport(frame: 3, pts: 0.1, brightness: 0.5, linearMean: 0.21, evError: 0, exposureTime: 0.002,
-                                                iso: 100, evBias: 0, aeState: "locked", clippedFraction: 0, sunFraction: 0,
+                                                iso: 100, evBias: 0, renderGainEV: 0, aeState: "locked", clippedFraction: 0, sunFraction: 0,
                                                 advice: "too dark", dropped: 2)
         #expect(MeterCommand.statusLine(dropping, fps: 30).hasSuffix("  dropped 2  too dark"))
     }

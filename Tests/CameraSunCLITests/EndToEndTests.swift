@@ -51,9 +51,24 @@ enum CameraSunBinary {
     }()
 
     /// Runs `camerasun arguments` in `directory`, with `environment` added to the test's own, and
-    /// waits (at most `timeout` seconds) for it to exit.
+    /// waits (at most `timeout` seconds) for it to exit — on a thread of its own: waiting on the
+    /// concurrency pool's two threads would starve every other test that awaits something.
+    /// One runs at a time (`processes`).
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    timeout: Double = 60) throws -> CommandResult {
+                    timeout: Double = 60) async throws -> CommandResult {
+        await processes.acquire()
+        defer { processes.release() }
+        return try await onOwnThread { () throws -> CommandResult in
+            try runWaiting(arguments, in: directory, environment: environment, timeout: timeout)
+        }
+    }
+
+    /// One `run` process at a time: two cores run the tests beside it.
+    private static let processes = AsyncSemaphore(1)
+
+    /// `run`'s wait, blocking the calling thread.
+    private static func runWaiting(_ arguments: [String], in directory: URL?, environment: [String: String],
+                                   timeout: Double) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -81,12 +96,6 @@ enum CameraSunBinary {
         return CommandResult(exitCode: process.terminationStatus,
                              stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
-    }
-
-    /// `run` on a thread of its own, for commands that take seconds: waiting for them on the
-    /// concurrency pool's two threads would starve every other test that awaits something.
-    static func runOffPool(_ arguments: [String], timeout: Double = 60) async throws -> CommandResult {
-        try await onOwnThread { () throws -> CommandResult in try run(arguments, timeout: timeout) }
     }
 
     /// Starts `camerasun arguments` and returns at once, its output discarded unless
@@ -124,8 +133,8 @@ struct EndToEndTests {
     }
 
     @Test("devices --json lists the simulated camera with its formats and control ranges")
-    func devicesJSON() throws {
-        let result = try CameraSunBinary.run(["devices", "--json"])
+    func devicesJSON() async throws {
+        let result = try await CameraSunBinary.run(["devices", "--json"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdoutLines.count == 1, "one JSON object on one line")
@@ -157,8 +166,8 @@ struct EndToEndTests {
     }
 
     @Test("devices without --json prints a human listing")
-    func devicesText() throws {
-        let result = try CameraSunBinary.run(["devices"])
+    func devicesText() async throws {
+        let result = try await CameraSunBinary.run(["devices"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.hasPrefix("sim:backlit-portrait"))
         #expect(result.stdout.contains("1920x1080 bgra8 @ 1–30 fps"))
@@ -166,8 +175,8 @@ struct EndToEndTests {
     }
 
     @Test("scene list --json has the eight built-in scenes with description and intent")
-    func sceneList() throws {
-        let result = try CameraSunBinary.run(["scene", "list", "--json"])
+    func sceneList() async throws {
+        let result = try await CameraSunBinary.run(["scene", "list", "--json"])
         #expect(result.exitCode == 0, "\(result)")
         let scenes = try #require(try result.jsonObject()["scenes"] as? [[String: Any]])
         #expect(scenes.compactMap { $0["name"] as? String } == [
@@ -182,8 +191,8 @@ struct EndToEndTests {
     }
 
     @Test("scene list prints one line per scene, with the intent where it is not zero")
-    func sceneListText() throws {
-        let result = try CameraSunBinary.run(["scene", "list"])
+    func sceneListText() async throws {
+        let result = try await CameraSunBinary.run(["scene", "list"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdoutLines.count == 8)
         #expect(result.stdoutLines.first { $0.hasPrefix("snow-sun ") }?.hasSuffix("(intent +1.7 EV)") == true)
@@ -191,18 +200,18 @@ struct EndToEndTests {
     }
 
     @Test("scene render writes PNGs at the requested shutter; a longer shutter is brighter")
-    func sceneRender() throws {
-        try withScratchDirectory { directory in
-            func render(_ shutter: String, _ name: String) throws -> (png: Data, json: [String: Any], path: String) {
+    func sceneRender() async throws {
+        try await withScratchDirectory { directory in
+            func render(_ shutter: String, _ name: String) async throws -> (png: Data, json: [String: Any], path: String) {
                 let path = directory.appendingPathComponent(name).path
-                let result = try CameraSunBinary.run(["scene", "render", "backlit-portrait", "--shutter", shutter, "--gain", "1",
-                                                      "--width", "160", "--height", "90", "--out", path, "--json"])
+                let result = try await CameraSunBinary.run(["scene", "render", "backlit-portrait", "--shutter", shutter, "--gain", "1",
+                                                            "--width", "160", "--height", "90", "--out", path, "--json"])
                 #expect(result.exitCode == 0, "\(result)")
                 #expect(result.stdoutLines.count == 1)
                 return (try Data(contentsOf: URL(fileURLWithPath: path)), try result.jsonObject(), path)
             }
-            let fast = try render("1/1000", "a.png")
-            let slow = try render("1/30", "b.png")
+            let fast = try await render("1/1000", "a.png")
+            let slow = try await render("1/30", "b.png")
             let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             for image in [fast, slow] {
                 #expect(Array(image.png.prefix(8)) == signature)
@@ -229,17 +238,17 @@ struct EndToEndTests {
     }
 
     @Test("scene render without --shutter is the AE's picture: the backlit subject lifted by the render gain, HDR on unless --hdr off")
-    func sceneRenderConverged() throws {
-        try withScratchDirectory { directory in
-            func render(_ extra: [String], _ name: String) throws -> (png: Data, json: [String: Any]) {
+    func sceneRenderConverged() async throws {
+        try await withScratchDirectory { directory in
+            func render(_ extra: [String], _ name: String) async throws -> (png: Data, json: [String: Any]) {
                 let path = directory.appendingPathComponent(name).path
-                let result = try CameraSunBinary.run(["scene", "render", "backlit-portrait", "--width", "320", "--height", "180",
-                                                      "--out", path, "--json"] + extra)
+                let result = try await CameraSunBinary.run(["scene", "render", "backlit-portrait", "--width", "320", "--height", "180",
+                                                            "--out", path, "--json"] + extra)
                 #expect(result.exitCode == 0, "\(result)")
                 return (try Data(contentsOf: URL(fileURLWithPath: path)), try result.jsonObject())
             }
-            let local = try render([], "local.png")
-            let global = try render(["--hdr", "off"], "global.png")
+            let local = try await render([], "local.png")
+            let global = try await render(["--hdr", "off"], "global.png")
             #expect(local.json["hdr"] as? Bool == true)
             #expect(global.json["hdr"] as? Bool == false)
             // The sensor is exposed for the sky, the subject 4–5 EV under it lifted in the picture.
@@ -253,10 +262,10 @@ struct EndToEndTests {
     }
 
     @Test("scene render without --json says what it wrote")
-    func sceneRenderText() throws {
-        try withScratchDirectory { directory in
+    func sceneRenderText() async throws {
+        try await withScratchDirectory { directory in
             let path = directory.appendingPathComponent("gray.png").path
-            let result = try CameraSunBinary.run(["scene", "render", "gray-card", "--width", "160", "--height", "90", "--out", path])
+            let result = try await CameraSunBinary.run(["scene", "render", "gray-card", "--width", "160", "--height", "90", "--out", path])
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stdout.hasPrefix("wrote \(path): gray-card 160x90, "))
             #expect(FileManager.default.fileExists(atPath: path))
@@ -265,9 +274,9 @@ struct EndToEndTests {
 
     /// Bad usage exits 2, failures at run time exit 1; either way stderr is one line in CLI.md's shape.
     @Test("Errors exit 2 for usage and 1 at run time, with one 'camerasun: error: … — …' line", arguments: ErrorCase.all)
-    func errors(_ error: ErrorCase) throws {
-        try withScratchDirectory { directory in
-            let result = try CameraSunBinary.run(error.arguments, in: directory)
+    func errors(_ error: ErrorCase) async throws {
+        try await withScratchDirectory { directory in
+            let result = try await CameraSunBinary.run(error.arguments, in: directory)
             #expect(result.exitCode == error.exitCode, "\(result)")
             #expect(result.stdout.isEmpty, "errors print nothing on stdout: \(result.stdout)")
             #expect(result.stderrLines.count == 1, "one line on stderr: \(result.stderr)")
@@ -282,8 +291,8 @@ struct EndToEndTests {
     }
 
     @Test("meter --frames 5 --json prints five frame objects, 1/30 s apart")
-    func meterJSON() throws {
-        let result = try CameraSunBinary.run(["meter", "--frames", "5", "--json", "--width", "160", "--height", "90"])
+    func meterJSON() async throws {
+        let result = try await CameraSunBinary.run(["meter", "--frames", "5", "--json", "--width", "160", "--height", "90"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
@@ -313,11 +322,11 @@ struct EndToEndTests {
     }
 
     @Test("meter runs through a session: 300 grey-card frames in order, none dropped, AE converged")
-    func meterThroughSession() throws {
+    func meterThroughSession() async throws {
         // 300 frames take about 20 s of CPU in a debug build; the limit only guards against a hang
         // and must hold on a loaded two-core machine.
-        let result = try CameraSunBinary.run(["meter", "--source", "sim:gray-card", "--frames", "300", "--json",
-                                              "--width", "160", "--height", "90"], timeout: 240)
+        let result = try await CameraSunBinary.run(["meter", "--source", "sim:gray-card", "--frames", "300", "--json",
+                                                    "--width", "160", "--height", "90"], timeout: 240)
         #expect(result.exitCode == 0, "\(result)")
         let reports = try result.stdoutLines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -328,26 +337,26 @@ struct EndToEndTests {
     }
 
     @Test("meter --ev ramps the bias in and the exposure engine follows it")
-    func meterEV() throws {
-        func exposure(_ ev: String) throws -> (time: Double, bias: Double, state: String) {
-            let result = try CameraSunBinary.run(["meter", "--frames", "30", "--json", "--width", "160", "--height", "90",
-                                                  "--source", "sim:gray-card", "--ev", ev])
+    func meterEV() async throws {
+        func exposure(_ ev: String) async throws -> (time: Double, bias: Double, state: String) {
+            let result = try await CameraSunBinary.run(["meter", "--frames", "30", "--json", "--width", "160", "--height", "90",
+                                                        "--source", "sim:gray-card", "--ev", ev])
             #expect(result.exitCode == 0, "\(result)")
             let last = try #require(result.stdout.split(separator: "\n").last)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
             return (try #require(number(object["exposureTime"])), try #require(number(object["evBias"])),
                     try #require(object["aeState"] as? String))
         }
-        let base = try exposure("0"), darker = try exposure("-1")
+        let base = try await exposure("0"), darker = try await exposure("-1")
         #expect(darker.bias == -1)
         #expect(base.state == "converged" && darker.state == "converged")
         #expect(abs(darker.time / base.time - 0.5) < 0.05, "−1 EV halves the exposure: \(darker.time) vs \(base.time)")
     }
 
     @Test("help lists every command and exits 0")
-    func help() throws {
+    func help() async throws {
         for arguments in [["help"], ["--help"]] {
-            let result = try CameraSunBinary.run(arguments)
+            let result = try await CameraSunBinary.run(arguments)
             #expect(result.exitCode == 0, "\(result)")
             for command in ["serve", "meter", "devices", "scene list", "scene render", "photo", "record", "library", "ae-eval", "bench", "help"] {
                 #expect(result.stdout.contains(command), "help does not mention \(command)")
@@ -356,16 +365,16 @@ struct EndToEndTests {
     }
 
     @Test("help COMMAND prints that command's usage", arguments: ["scene", "meter", "devices", "photo", "record", "bench", "help"])
-    func helpTopic(topic: String) throws {
-        let result = try CameraSunBinary.run(["help", topic])
+    func helpTopic(topic: String) async throws {
+        let result = try await CameraSunBinary.run(["help", topic])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.hasPrefix("usage: camerasun \(topic)"))
         #expect(result.stderr.isEmpty)
     }
 
     @Test("help scene documents both verbs and the shutter forms")
-    func helpScene() throws {
-        let result = try CameraSunBinary.run(["help", "scene"])
+    func helpScene() async throws {
+        let result = try await CameraSunBinary.run(["help", "scene"])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.contains("scene list"))
         #expect(result.stdout.contains("scene render SCENE --out F.png"))
@@ -373,8 +382,8 @@ struct EndToEndTests {
     }
 
     @Test("Every command an error refers to has a help page", arguments: ["serve", "meter", "devices", "scene", "photo", "library", "ae-eval", "bench"])
-    func helpPage(command: String) throws {
-        let result = try CameraSunBinary.run(["help", command])
+    func helpPage(command: String) async throws {
+        let result = try await CameraSunBinary.run(["help", command])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.contains("usage: camerasun \(command)"), "\(result.stdout)")
     }
@@ -412,8 +421,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["scene", "paint"], exit: 2, ["'paint'"]),
         ErrorCase(["meter", "--source", "usb:0", "--frames", "1"], exit: 2, ["'usb:0'", "unknown kind 'usb'"]),
         ErrorCase(["meter", "--frames", "0"], exit: 2, ["--frames '0'"]),
-        ErrorCase(["meter", "--source", "v4l2:/dev/video0", "--frames", "1"], exit: 1, ["v4l2:/dev/video0", "V4L2"]),
-        ErrorCase(["meter", "--source", "file:clip.mp4", "--frames", "1"], exit: 1, ["file:clip.mp4"]),
+        ErrorCase(["meter", "--source", "v4l2:/dev/video-missing", "--frames", "1"], exit: 1,
+                  ["there is no /dev/video-missing", "plug the camera in or check the path"]),
+        ErrorCase(["meter", "--source", "file:clip.mp4", "--frames", "1"], exit: 1, ["file:clip.mp4", "No such file or directory"]),
         ErrorCase(["meter", "--source", "sim:hdr=/nonexistent-dir/sky.hdr", "--frames", "1"], exit: 1, ["/nonexistent-dir/sky.hdr"]),
         ErrorCase(["scene", "render", "gray-card", "--out", "/nonexistent-dir/x.png"] + small, exit: 1, ["/nonexistent-dir/x.png"]),
         // Checked before the runs, which may take minutes, not after them.

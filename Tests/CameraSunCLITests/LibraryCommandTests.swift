@@ -13,10 +13,10 @@ import Glibc
 struct LibraryCommandTests {
     @Test("a directory that is not a library is an error naming it, and nothing is created",
           arguments: [["list"], ["show", "20250601-000000000-000000000000"], ["verify"], ["repair"]])
-    func notALibrary(_ verb: [String]) throws {
-        try withScratchDirectory { directory in
+    func notALibrary(_ verb: [String]) async throws {
+        try await withScratchDirectory { directory in
             let missing = directory.appendingPathComponent("Nowhere")
-            let result = try CameraSunBinary.run(["library"] + verb + ["--library", missing.path])
+            let result = try await CameraSunBinary.run(["library"] + verb + ["--library", missing.path])
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines == ["camerasun: error: \(missing.path) is not a photo library: it does not exist — "
@@ -28,9 +28,9 @@ struct LibraryCommandTests {
 
     @Test("--library '' is a usage error, and the current directory does not become a library",
           arguments: [["library", "list"], ["library", "verify"], ["photo", "--count", "1"]])
-    func emptyLibraryPath(_ command: [String]) throws {
-        try withScratchDirectory { directory in
-            let result = try CameraSunBinary.run(command + ["--library", ""], in: directory)
+    func emptyLibraryPath(_ command: [String]) async throws {
+        try await withScratchDirectory { directory in
+            let result = try await CameraSunBinary.run(command + ["--library", ""], in: directory)
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stderrLines == ["camerasun: error: --library '' names no directory — pass the photo library's "
                 + "directory, e.g. --library ~/Pictures/CameraSun"], "\(result.stderr)")
@@ -39,18 +39,18 @@ struct LibraryCommandTests {
     }
 
     @Test("after repair records a lost photo, verify lists it and its summary does not call the library consistent")
-    func verifyAfterRepairAgreesWithItsEntries() throws {
-        try withScratchDirectory { directory in
+    func verifyAfterRepairAgreesWithItsEntries() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let photo = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
-                                                 libraryDirectory.path] + PhotoEndToEndTests.small)
+            let photo = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                       libraryDirectory.path] + PhotoEndToEndTests.small)
             try #require(photo.exitCode == 0, "\(photo)")
             let path = try #require(files(under: libraryDirectory).first { $0.hasSuffix(".jpg") })
             try FileManager.default.removeItem(at: libraryDirectory.appendingPathComponent(path))
-            let repair = try CameraSunBinary.run(["library", "repair", "--library", libraryDirectory.path])
+            let repair = try await CameraSunBinary.run(["library", "repair", "--library", libraryDirectory.path])
             #expect(repair.exitCode == 0 && repair.stdout.hasPrefix("markedMissing: \(path)"), "\(repair)")
 
-            let verify = try CameraSunBinary.run(["library", "verify", "--library", libraryDirectory.path])
+            let verify = try await CameraSunBinary.run(["library", "verify", "--library", libraryDirectory.path])
             #expect(verify.exitCode == 0, "\(verify)")
             let lines = verify.stdout.split(separator: "\n").map(String.init)
             #expect(lines == [
@@ -79,11 +79,11 @@ struct LibraryCommandTests {
 
     @Test("a read-only library (a read-only bind mount) is listed, shown and verified; a photo into it says it is read-only",
           .enabled(if: geteuid() == 0, "a read-only bind mount needs root"))
-    func readOnlyLibrary() throws {
-        try withScratchDirectory { directory in
+    func readOnlyLibrary() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let photo = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
-                                                 libraryDirectory.path] + PhotoEndToEndTests.small)
+            let photo = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                       libraryDirectory.path] + PhotoEndToEndTests.small)
             try #require(photo.exitCode == 0, "\(photo)")
             let view = directory.appendingPathComponent("view", isDirectory: true)
             try FileManager.default.createDirectory(at: view, withIntermediateDirectories: false)
@@ -91,16 +91,16 @@ struct LibraryCommandTests {
             try #require(mount.status == 0, "\(mount.errors)")
             defer { _ = try? runTool("/bin/umount", ["--lazy", view.path]) }
 
-            let list = try libraryCommand("list", view)
+            let list = try await libraryCommand("list", view)
             #expect(list.result.exitCode == 0, "\(list.result)")
             let assets = try #require(list.json["assets"] as? [[String: Any]])
             #expect(assets.count == 1)
             let id = try #require(assets.first?["id"] as? String)
-            #expect(try CameraSunBinary.run(["library", "show", id, "--library", view.path]).exitCode == 0)
-            let verify = try CameraSunBinary.run(["library", "verify", "--library", view.path])
+            #expect(try await CameraSunBinary.run(["library", "show", id, "--library", view.path]).exitCode == 0)
+            let verify = try await CameraSunBinary.run(["library", "verify", "--library", view.path])
             #expect(verify.exitCode == 0 && verify.stdout.hasSuffix("library is consistent\n"), "\(verify)")
 
-            let refused = try CameraSunBinary.run(["photo", "--count", "1", "--library", view.path] + PhotoEndToEndTests.small)
+            let refused = try await CameraSunBinary.run(["photo", "--count", "1", "--library", view.path] + PhotoEndToEndTests.small)
             #expect(refused.exitCode == 1, "\(refused)")
             #expect(refused.stderrLines.first?.hasSuffix("cannot write to the photo library \(view.path): it is read-only "
                 + "(a read-only file system or no write permission) — remount it read-write, make it writable, or choose "

@@ -9,11 +9,11 @@ struct PhotoEndToEndTests {
     static let small = ["--width", "320", "--height", "180"]
 
     @Test("photo --count 5 --json: five photos whose files, catalogue rows and EXIF agree with the JSON")
-    func photoJSON() throws {
-        try withScratchDirectory { directory in
+    func photoJSON() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "5", "--library",
-                                                  libraryDirectory.path, "--json"] + Self.small)
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "5", "--library",
+                                                        libraryDirectory.path, "--json"] + Self.small)
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stderr.isEmpty)
             #expect(result.stdoutLines.count == 1, "one JSON object on one line")
@@ -37,11 +37,11 @@ struct PhotoEndToEndTests {
                 #expect(jsonNumber(asset["shutterToFileMs"]) ?? 0 > 0)
             }
 
-            let verify = try libraryCommand("verify", libraryDirectory)
+            let verify = try await libraryCommand("verify", libraryDirectory)
             #expect(verify.result.exitCode == 0, "\(verify.result)")
             #expect(verify.json["isClean"] as? Bool == true)
             #expect(jsonNumber(verify.json["assetCount"]) == 5 && jsonNumber(verify.json["fileCount"]) == 5)
-            let rows = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            let rows = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
             #expect(Set(rows.compactMap { $0["id"] as? String }) == Set(ids))
             #expect(rows.allSatisfy { $0["meteringStatistics"] is String && $0["exposure"] is [String: Any] })
 
@@ -61,11 +61,11 @@ struct PhotoEndToEndTests {
     }
 
     @Test("--shutter and --gain fix the exposure, even longer than a frame at 30 fps; --metering spot@x,y is recorded")
-    func fixedExposure() throws {
-        try withScratchDirectory { directory in
+    func fixedExposure() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "2", "--library", libraryDirectory.path,
-                                                  "--shutter", "1/10", "--gain", "2", "--metering", "spot@0.25,0.75", "--json"] + Self.small)
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "2", "--library", libraryDirectory.path,
+                                                        "--shutter", "1/10", "--gain", "2", "--metering", "spot@0.25,0.75", "--json"] + Self.small)
             #expect(result.exitCode == 0, "\(result)")
             let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
             try #require(assets.count == 2)
@@ -85,11 +85,11 @@ struct PhotoEndToEndTests {
     }
 
     @Test("Without --json each photo gets a line as it is saved, then a summary")
-    func humanOutput() throws {
-        try withScratchDirectory { directory in
+    func humanOutput() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "3", "--library",
-                                                  libraryDirectory.path] + Self.small)
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "3", "--library",
+                                                        libraryDirectory.path] + Self.small)
             #expect(result.exitCode == 0, "\(result)")
             let lines = result.stdoutLines
             try #require(lines.count == 5, "\(result)")
@@ -104,11 +104,11 @@ struct PhotoEndToEndTests {
     }
 
     @Test("--flash auto at night-street: both photos fired the flash, as JSON and exiftool say")
-    func flashAuto() throws {
-        try withScratchDirectory { directory in
+    func flashAuto() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:night-street", "--flash", "auto", "--count", "2",
-                                                  "--library", libraryDirectory.path, "--json"] + Self.small)
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:night-street", "--flash", "auto", "--count", "2",
+                                                        "--library", libraryDirectory.path, "--json"] + Self.small)
             #expect(result.exitCode == 0, "\(result)")
             let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
             try #require(assets.count == 2, "\(result)")
@@ -121,7 +121,7 @@ struct PhotoEndToEndTests {
             }
             // The catalogue keeps what the flash did with the photo's metering statistics.
             let powers = Set(assets.compactMap { jsonNumber($0["flashPower"]) })
-            let rows = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            let rows = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
             #expect(rows.count == 2)
             for row in rows {
                 let statistics = try #require((row["meteringStatistics"] as? String).flatMap { text in

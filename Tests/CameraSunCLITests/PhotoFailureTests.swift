@@ -11,8 +11,8 @@ import Glibc
 @Suite("camerasun photo failures")
 struct PhotoFailureTests {
     @Test("SIGKILL in the middle of a burst: verify reports only crash states, repair makes the library consistent")
-    func killedMidBurst() throws {
-        try withScratchDirectory { directory in
+    func killedMidBurst() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
             let binary = try #require(CameraSunBinary.url, "camerasun binary not found next to the test bundle — run 'swift build' first")
             let process = Process()
@@ -32,10 +32,10 @@ struct PhotoFailureTests {
             process.waitUntilExit()
             try #require(firstPhoto != nil && process.terminationReason == .uncaughtSignal,
                          "the burst ended before it could be killed: status \(process.terminationStatus)")
-            let rowsAfterKill = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            let rowsAfterKill = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
             #expect(!rowsAfterKill.isEmpty && rowsAfterKill.count < 1000, "\(rowsAfterKill.count) rows after the kill")
 
-            let verify = try libraryCommand("verify", libraryDirectory)
+            let verify = try await libraryCommand("verify", libraryDirectory)
             #expect([0, 1].contains(verify.result.exitCode), "\(verify.result)")
             let issues = try #require(verify.json["issues"] as? [[String: Any]])
             let kinds = Set(issues.compactMap { $0["kind"] as? String })
@@ -43,14 +43,14 @@ struct PhotoFailureTests {
             #expect((verify.json["recordedProblems"] as? [Any])?.isEmpty == true)
             #expect(jsonNumber(verify.json["inProgressCount"]) == 0, "a dead writer holds no lock")
 
-            let repair = try libraryCommand("repair", libraryDirectory)
+            let repair = try await libraryCommand("repair", libraryDirectory)
             #expect(repair.result.exitCode == 0, "\(repair.result)")
             let actions = Set((repair.json["actions"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String })
             #expect(actions.isSubset(of: ["catalogued", "removedIncomplete"]), "\(repair.result.stdout)")
 
-            let clean = try libraryCommand("verify", libraryDirectory)
+            let clean = try await libraryCommand("verify", libraryDirectory)
             #expect(clean.result.exitCode == 0 && clean.json["isClean"] as? Bool == true, "\(clean.result)")
-            let rows = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            let rows = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
             let paths = rows.compactMap { $0["path"] as? String }
             #expect(paths.count == rows.count && rows.count >= rowsAfterKill.count)
             for path in paths {
@@ -61,11 +61,11 @@ struct PhotoFailureTests {
     }
 
     @Test("A catalogue that refuses the row (as on a full disk at COMMIT): the photo is kept once, in the rescue folder, not also in the library")
-    func catalogueRefusesRow() throws {
-        try withScratchDirectory { directory in
+    func catalogueRefusesRow() async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let first = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
-                                                 libraryDirectory.path] + PhotoEndToEndTests.small)
+            let first = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                       libraryDirectory.path] + PhotoEndToEndTests.small)
             try #require(first.exitCode == 0, "\(first)")
             let catalog = libraryDirectory.appendingPathComponent("catalog.sqlite").path
             let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
@@ -74,9 +74,9 @@ struct PhotoFailureTests {
             let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
 
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
-                                                  libraryDirectory.path] + PhotoEndToEndTests.small,
-                                                 environment: ["TMPDIR": temporary.path])
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
+                                                        libraryDirectory.path] + PhotoEndToEndTests.small,
+                                                       environment: ["TMPDIR": temporary.path])
             #expect(result.exitCode == 1, "\(result)")
             let rescue = temporary.appendingPathComponent("camerasun-rescue")
             let rescued = files(under: rescue)
@@ -86,14 +86,14 @@ struct PhotoFailureTests {
             #expect(line.contains("(its JPEG is kept at \(rescue.path)/\(rescued.first ?? "")): the photo was not saved: its "
                 + "catalogue row could not be committed, so its file \(libraryDirectory.path)/"), "\(line)")
             #expect(line.contains(".jpg was removed again: catalogue \(catalog): ") && line.contains("database or disk is full"), "\(line)")
-            let verify = try libraryCommand("verify", libraryDirectory)
+            let verify = try await libraryCommand("verify", libraryDirectory)
             #expect(verify.result.exitCode == 0 && verify.json["isClean"] as? Bool == true, "\(verify.result)")
         }
     }
 
     @Test("On a full disk (a 512 KiB tmpfs) photo fails before capturing, says how much is free and what to do, and writes nothing")
-    func fullDisk() throws {
-        try withScratchDirectory { directory in
+    func fullDisk() async throws {
+        try await withScratchDirectory { directory in
             let volume = directory.appendingPathComponent("volume", isDirectory: true)
             try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: false)
             let mount = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", volume.path])
@@ -102,7 +102,7 @@ struct PhotoFailureTests {
             defer { _ = try? runTool("/bin/umount", ["--lazy", volume.path]) }
             let libraryDirectory = volume.appendingPathComponent("Library")
 
-            let result = try CameraSunBinary.run(["photo", "--count", "3", "--library", libraryDirectory.path])
+            let result = try await CameraSunBinary.run(["photo", "--count", "3", "--library", libraryDirectory.path])
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines.count == 1, "\(result.stderr)")
@@ -112,14 +112,14 @@ struct PhotoFailureTests {
             #expect(line.contains(" MiB) free, ") && line.contains(" — free some space on that disk or choose another directory with --library DIR"),
                     "\(line)")
             #expect(files(under: libraryDirectory).allSatisfy { $0.hasPrefix("catalog.sqlite") }, "\(files(under: libraryDirectory))")
-            let rows = try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [Any])
+            let rows = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [Any])
             #expect(rows.isEmpty)
         }
     }
 
     @Test("A library that refuses every write: each photo is named with the reason and kept in the rescue folder, exit 1")
-    func libraryRefusesWrites() throws {
-        try withScratchDirectory { directory in
+    func libraryRefusesWrites() async throws {
+        try await withScratchDirectory { directory in
             // A file where this year's dated folder belongs: creating the folder fails for every photo.
             let libraryDirectory = directory.appendingPathComponent("Library")
             try FileManager.default.createDirectory(at: libraryDirectory, withIntermediateDirectories: false)
@@ -128,9 +128,9 @@ struct PhotoFailureTests {
             let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
 
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "2", "--library",
-                                                  libraryDirectory.path, "--json"] + PhotoEndToEndTests.small,
-                                                 environment: ["TMPDIR": temporary.path])
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "2", "--library",
+                                                        libraryDirectory.path, "--json"] + PhotoEndToEndTests.small,
+                                                       environment: ["TMPDIR": temporary.path])
             #expect(result.exitCode == 1, "\(result)")
             #expect(try result.jsonObject()["assets"] as? [Any] != nil && result.stdout == "{\"assets\":[]}\n")
             let rescued = files(under: temporary.appendingPathComponent("camerasun-rescue")).map {
@@ -149,7 +149,7 @@ struct PhotoFailureTests {
                 #expect(line.contains("cannot create the folder \(libraryDirectory.path)/\(year)"), "\(line)")
             }
             #expect(lines[2].hasPrefix("camerasun: error: 2 of 2 photos were not saved in the library — "))
-            #expect(try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [Any]).isEmpty)
+            await #expect(try #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [Any]).isEmpty)
         }
     }
 
@@ -167,10 +167,10 @@ struct PhotoFailureTests {
               ErrorCase(["photo", "--flash", "bright"], exit: 2, ["--flash 'bright' is not off, on or auto"]),
               ErrorCase(["photo", "--fill-flash"], exit: 2, ["'--fill-flash'"]),
           ])
-    func usageErrors(_ error: ErrorCase) throws {
-        try withScratchDirectory { directory in
+    func usageErrors(_ error: ErrorCase) async throws {
+        try await withScratchDirectory { directory in
             let libraryDirectory = directory.appendingPathComponent("Library")
-            let result = try CameraSunBinary.run(error.arguments + ["--library", libraryDirectory.path])
+            let result = try await CameraSunBinary.run(error.arguments + ["--library", libraryDirectory.path])
             #expect(result.exitCode == error.exitCode, "\(result)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines.count == 1, "\(result.stderr)")

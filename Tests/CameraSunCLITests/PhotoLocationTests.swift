@@ -5,10 +5,10 @@ import Testing
 @Suite("photo --gps end to end")
 struct PhotoLocationTests {
     @Test("--gps puts the location into the photo's EXIF, as exiftool reads it")
-    func locationInExif() throws {
-        try withScratchDirectory { directory in
-            let result = try CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--gps", "51.5,-0.125,35", "--library",
-                                                  directory.appendingPathComponent("Library").path, "--json"] + PhotoEndToEndTests.small)
+    func locationInExif() async throws {
+        try await withScratchDirectory { directory in
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--gps", "51.5,-0.125,35", "--library",
+                                                        directory.appendingPathComponent("Library").path, "--json"] + PhotoEndToEndTests.small)
             #expect(result.exitCode == 0, "\(result)")
             let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
             let path = try #require(assets.first?["path"] as? String)
@@ -20,8 +20,8 @@ struct PhotoLocationTests {
     }
 
     @Test("A --gps that is not a place is a usage error naming it", arguments: ["91,0", "0,181", "1", "a,b", "1,2,inf"])
-    func badLocation(text: String) throws {
-        let result = try CameraSunBinary.run(["photo", "--gps", text, "--library", "/nonexistent/never-created"])
+    func badLocation(text: String) async throws {
+        let result = try await CameraSunBinary.run(["photo", "--gps", text, "--library", "/nonexistent/never-created"])
         #expect(result.exitCode == 2 && result.stderr.contains("--gps '\(text)' is not LAT,LON"), "\(result)")
     }
 }

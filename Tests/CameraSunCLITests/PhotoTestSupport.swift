@@ -15,8 +15,8 @@ func files(under directory: URL) -> [String] {
 }
 
 /// `camerasun library VERB --library DIRECTORY --json`: the result and its JSON object.
-func libraryCommand(_ verb: String, _ directory: URL) throws -> (result: CommandResult, json: [String: Any]) {
-    let result = try CameraSunBinary.run(["library", verb, "--library", directory.path, "--json"])
+func libraryCommand(_ verb: String, _ directory: URL) async throws -> (result: CommandResult, json: [String: Any]) {
+    let result = try await CameraSunBinary.run(["library", verb, "--library", directory.path, "--json"])
     return (result, try result.jsonObject())
 }
 

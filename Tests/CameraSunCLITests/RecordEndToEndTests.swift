@@ -30,10 +30,10 @@ struct RecordEndToEndTests {
         }
     }
 
-    /// `record --duration SECONDS --json` into `library`: the command's result and its asset object.
-    static func take(seconds: Int, into library: String) async throws -> (result: CommandResult, asset: [String: Any]) {
-        let result = try await CameraSunBinary.runOffPool(["record", "--duration", "\(seconds)", "--library", library, "--json"] + small,
-                                                          timeout: 120)
+    /// `record --duration SECONDS --json` into `library`, with `flags`: the command's result and its asset object.
+    static func take(seconds: Int, into library: String, flags: [String] = []) async throws -> (result: CommandResult, asset: [String: Any]) {
+        let result = try await CameraSunBinary.run(["record", "--duration", "\(seconds)", "--library", library, "--json"] + small
+            + flags, timeout: 180)
         #expect(result.exitCode == 0, "\(result)")
         return (result, try #require(try result.jsonObject()["asset"] as? [String: Any], "\(result)"))
     }
@@ -61,7 +61,7 @@ struct RecordEndToEndTests {
             #expect(abs(audio.duration - 2) < 0.05, "\(streams)")
             #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
 
-            let listed = try await CameraSunBinary.runOffPool(["library", "list", "--library", library, "--json"])
+            let listed = try await CameraSunBinary.run(["library", "list", "--library", library, "--json"])
             let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
             #expect(assets.count == 1 && assets.first?["kind"] as? String == "movie", "\(listed)")
             // Its thumbnail: a JPEG of the take, 320x180 (the frame's own size here, never enlarged).
@@ -71,54 +71,25 @@ struct RecordEndToEndTests {
             let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
                                                          URL(fileURLWithPath: library).appendingPathComponent(thumbnail).path])
             #expect(String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "320,180")
-            #expect(try await CameraSunBinary.runOffPool(["library", "verify", "--library", library]).exitCode == 0)
+            #expect(try await CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
         }
     }
 
-    /// The start time ffprobe gives the first stream of `kind` (video or audio), in seconds.
-    static func startTime(of path: String, _ kind: String) throws -> Double {
-        let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", kind == "video" ? "v:0" : "a:0",
-                                                      "-show_entries", "stream=start_time", "-of", "csv=p=0", path])
-        return try #require(Double(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
-
-    @Test("A/V sync: each click of the simulated microphone is within one frame of the simulated camera's flash frame")
-    func avSync() async throws {
+    @Test("A/V sync: each click of the simulated microphone is within one frame of the camera's flash frame, at the start and after a minute",
+          arguments: [(3, ["--realtime"]), (62, ["--no-realtime"])])
+    func avSync(seconds: Int, flags: [String]) async throws {
         try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let path = try #require(try await Self.take(seconds: 3, into: library).asset["path"] as? String)
-            // Each decoded frame's mean level, shrunk to 32x18 grey, every frame once (passthrough:
-            // no frame repeated to fill a constant rate); the marked frames are lit a stop brighter.
-            let video = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
-                                                        "-vf", "scale=32:18", "-pix_fmt", "gray", "-f", "rawvideo", "-"]).output
-            let pixels = 32 * 18
-            let levels = stride(from: 0, to: video.count / pixels * pixels, by: pixels).map { start in
-                Double(video[start..<start + pixels].reduce(0) { $0 + Int($1) }) / Double(pixels)
-            }
-            // Each frame's own time from the file: a frame the encoder could not keep up with is missing,
-            // so a frame's index is not its time.
-            let times = String(decoding: try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                                          "frame=pts_time", "-of", "csv=p=0", path]).output, as: UTF8.self)
-                .split(whereSeparator: \.isNewline).compactMap { Double($0.split(separator: ",").first ?? "") }
-            try #require(times.count == levels.count, "\(times.count) frame times for \(levels.count) frames")
-            // The tone curve squeezes the stop into a few levels of a bright picture: a flash frame
-            // stands above both its neighbours, where the AE's own moves are gradual.
-            let flashes = levels.indices.dropFirst().dropLast().filter { levels[$0] - max(levels[$0 - 1], levels[$0 + 1]) > 5 }
-                .map { times[$0] }
-            // The decoded sound, with the time of its first sample; a click is full scale, the tone a tenth of it.
-            let audio = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
-            let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            let audioStart = try Self.startTime(of: path, "audio")
-            var clicks: [Double] = []
-            for (index, sample) in samples.enumerated() where abs(sample) > 0.5 {
-                let time = audioStart + Double(index) / 48_000
-                if clicks.last.map({ time - $0 > 0.5 }) ?? true { clicks.append(time) }
-            }
-            // A flash frame dropped on a loaded machine leaves its click unpaired; each flash found has its click.
-            #expect(clicks.count == 2 && !flashes.isEmpty, "flashes at \(flashes), clicks at \(clicks)")
-            for flash in flashes {
-                let click = clicks.min { abs($0 - flash) < abs($1 - flash) } ?? .infinity
-                #expect(abs(click - flash) <= 1.0 / 30, "click at \(click) s, flash frame at \(flash) s")
+            let path = try #require(try await Self.take(seconds: seconds, into: library, flags: flags).asset["path"] as? String)
+            let marks = try SyncMarkReading(path: path)
+            let (flashes, clicks) = (marks.flashes, marks.clicks)
+            // A click at every whole second inside the take. A flash frame dropped on a loaded machine
+            // leaves its click unpaired; each flash found has its click, and flashes are found in the
+            // first and the last three seconds.
+            #expect(clicks.count == seconds - 1, "clicks at \(clicks)")
+            #expect(flashes.contains { $0 < 3 } && flashes.contains { $0 > Double(seconds - 3) }, "flashes at \(flashes)")
+            for (flash, offset) in marks.offsets {
+                #expect(offset <= 1.0 / 30, "the click nearest the flash frame at \(flash) s is \(offset) s from it")
             }
         }
     }
@@ -155,20 +126,34 @@ struct RecordEndToEndTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
 
-            let verify = try await CameraSunBinary.runOffPool(["library", "verify", "--library", library.path, "--json"])
+            let verify = try await CameraSunBinary.run(["library", "verify", "--library", library.path, "--json"])
             #expect(verify.exitCode == 1, "\(verify)")
             #expect(verify.stdout.contains("unfinishedRecording"), "\(verify)")
-            let repair = try await CameraSunBinary.runOffPool(["library", "repair", "--library", library.path, "--json"])
+            let repair = try await CameraSunBinary.run(["library", "repair", "--library", library.path, "--json"])
             #expect(repair.exitCode == 0, "\(repair)")
             #expect(repair.stdout.contains("recoveredRecording"), "\(repair)")
-            let listed = try await CameraSunBinary.runOffPool(["library", "list", "--library", library.path, "--json"])
+            let listed = try await CameraSunBinary.run(["library", "list", "--library", library.path, "--json"])
             let asset = try #require((try listed.jsonObject()["assets"] as? [[String: Any]])?.first)
             let movie = try #require(asset["movie"] as? [String: Any], "\(asset)")
             #expect(movie["recovered"] as? Bool == true)
             let path = library.appendingPathComponent(try #require(asset["path"] as? String)).path
             #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
             #expect(try Self.streams(of: path)["h264"].map { $0.frames >= 30 } == true, "at least the first second survives")
-            #expect(try await CameraSunBinary.runOffPool(["library", "verify", "--library", library.path]).exitCode == 0)
+            #expect(try await CameraSunBinary.run(["library", "verify", "--library", library.path]).exitCode == 0)
+        }
+    }
+
+    @Test("A microphone that does not open is a runtime error naming it, and nothing is left in the library")
+    func missingMicrophone() async throws {
+        try await withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library")
+            let result = try await CameraSunBinary.run(["record", "--duration", "2", "--audio", "alsa:hw:9,0", "--library", library.path]
+                + Self.small)
+            #expect(result.exitCode == 1, "\(result)")
+            #expect(result.stderr.contains("hw:9,0"), "\(result)")
+            #expect(Self.partialFiles(in: library).isEmpty)
+            let listed = try await CameraSunBinary.run(["library", "list", "--library", library.path, "--json"])
+            #expect((try listed.jsonObject()["assets"] as? [Any])?.isEmpty == true, "\(listed)")
         }
     }
 
@@ -176,7 +161,7 @@ struct RecordEndToEndTests {
         (["--duration", "-1"], "--duration '-1'"), (["--max-size", "0"], "--max-size '0'"), (["--audio", "bogus"], "bogus"),
     ])
     func badInput(arguments: [String], mention: String) async throws {
-        let result = try await CameraSunBinary.runOffPool(["record"] + arguments + Self.small)
+        let result = try await CameraSunBinary.run(["record"] + arguments + Self.small)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderr.contains(mention), "\(result)")
     }

@@ -28,8 +28,9 @@ struct ServeAcceptanceTests {
         print(run.transcript)
         #expect(run.finished, "viewfinder_test.py did not finish within \(Self.browserTimeout) s")
         #expect(run.status == 0, "viewfinder_test.py failed:\n\(run.transcript)")
-        #expect(run.transcript.contains("11 passed, 0 failed"), "\(run.transcript)")
-        for screenshot in ["01-loaded.png", "02-ev-plus-2.png", "03-tap.png", "04-locked.png", "05-photo.png", "06-overlays.png"] {
+        #expect(run.transcript.contains("13 passed, 0 failed"), "\(run.transcript)")
+        for screenshot in ["01-loaded.png", "02-ev-plus-2.png", "03-tap.png", "04-locked.png", "05-photo.png", "06-overlays.png", "11-recording.png",
+                           "12-library-movie.png"] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appendingPathComponent(screenshot).path), "\(screenshot) not saved")
         }
         #expect(try await server.interrupt() == 0)

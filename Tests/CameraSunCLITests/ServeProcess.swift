@@ -22,15 +22,17 @@ final class ServeProcess: Sendable {
         .map { URL(fileURLWithPath: $0) }
         .flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
 
-    /// Starts `binary serve --listen LISTEN --library TMP arguments…` and waits (at most `timeout`
-    /// seconds) for its URL line.
+    /// Starts `binary serve --listen LISTEN --library TMP arguments…`, with `environment` added to
+    /// the test's own, and waits (at most `timeout` seconds) for its URL line.
     static func start(binary: URL? = CameraSunBinary.url, _ arguments: [String] = [], listen: String = "127.0.0.1:0",
-                      timeout: Double = 60) async throws -> ServeProcess {
+                      environment: [String: String] = [:], timeout: Double = 60) async throws -> ServeProcess {
         let binary = try #require(binary, "camerasun binary not found next to the test bundle — run 'swift build' first")
-        return try await onOwnThread { try ServeProcess(binary: binary, arguments: arguments, listen: listen, timeout: timeout) }
+        return try await onOwnThread {
+            try ServeProcess(binary: binary, arguments: arguments, listen: listen, environment: environment, timeout: timeout)
+        }
     }
 
-    private init(binary: URL, arguments: [String], listen: String, timeout: Double) throws {
+    private init(binary: URL, arguments: [String], listen: String, environment: [String: String], timeout: Double) throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-serve-\(UUID().uuidString)")
         library = scratch.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -39,18 +41,23 @@ final class ServeProcess: Sendable {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--listen", listen, "--library", library.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = process.standardOutput
         try process.run()
         let deadline = Date(timeIntervalSinceNow: timeout)
+        // The URL's whole line, after any notes (e.g. a camera's nearest format).
+        func urlLine(_ printed: String) -> Substring? {
+            printed.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.hasPrefix("viewfinder: http://") }
+        }
         var printed = ""
         while process.isRunning, Date() < deadline {
             printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-            if printed.hasPrefix("viewfinder: "), printed.contains("\n") { break }
+            if urlLine(printed) != nil { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        guard let line = printed.split(separator: "\n").first, line.hasPrefix("viewfinder: http://") else {
+        guard let line = urlLine(printed) else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw ServeFailure("camerasun serve \(arguments.joined(separator: " ")) printed no URL within \(timeout) s: \(printed)")
         }
@@ -73,6 +80,9 @@ final class ServeProcess: Sendable {
         }
         try? FileManager.default.removeItem(at: scratch)
     }
+
+    /// Whether the process is still running (it has not exited or been killed).
+    var isRunning: Bool { process.withLock { $0.isRunning } }
 
     /// A new keep-alive connection to the server (connecting to this machine does not wait).
     func connect() throws -> TestConnection {

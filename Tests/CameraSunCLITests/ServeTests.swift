@@ -258,7 +258,7 @@ struct ServeTests {
         (["--listen", "localhost"], "HOST:PORT"), (["--token", "short"], "8 to 256 characters"), (["--width", "0"], "--width"),
     ])
     func badFlags(arguments: [String], mentions: String) async throws {
-        let result = try await onOwnThread { try CameraSunBinary.run(["serve"] + arguments) }
+        let result = try await CameraSunBinary.run(["serve"] + arguments)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderr.hasPrefix("camerasun: error: ") && result.stderr.contains(mentions) && result.stderr.contains(" — "), "\(result)")
     }
@@ -267,7 +267,7 @@ struct ServeTests {
     func portInUse() async throws {
         let first = try await ServeProcess.start(Self.smallCamera)
         let arguments = ["serve", "--listen", "127.0.0.1:\(first.port)", "--library", first.library.path] + Self.smallCamera
-        let result = try await onOwnThread { try CameraSunBinary.run(arguments) }
+        let result = try await CameraSunBinary.run(arguments)
         #expect(result.exitCode == 1, "\(result)")
         #expect(result.stderr.contains("127.0.0.1:\(first.port)") && result.stderr.contains("choose another port"), "\(result)")
         #expect(try await first.interrupt() == 0)
@@ -296,9 +296,9 @@ struct ServeOutputTests {
 
     @Test("help lists serve as the default command and help serve documents its flags")
     func help() async throws {
-        let overview = try await onOwnThread { try CameraSunBinary.run(["help"]) }
+        let overview = try await CameraSunBinary.run(["help"])
         #expect(overview.stdout.contains("serve         the browser viewfinder"), "\(overview)")
-        let page = try await onOwnThread { try CameraSunBinary.run(["help", "serve"]) }
+        let page = try await CameraSunBinary.run(["help", "serve"])
         #expect(page.exitCode == 0)
         #expect(page.stdout.hasPrefix("usage: camerasun serve"))
         for flag in ["--listen HOST:PORT", "--token T", "--library DIR", "--no-realtime", "port 0"] {

@@ -73,9 +73,9 @@ struct SettingsFlagsTests {
 @Suite("Anti-flicker end to end")
 struct AntiFlickerEndToEndTests {
     /// The exposure times `meter` reports for `frames` frames of flicker-office.
-    private static func exposures(_ extra: [String], frames: Int = 60) throws -> [Double] {
-        let result = try CameraSunBinary.run(["meter", "--source", "sim:flicker-office", "--frames", "\(frames)", "--width", "96",
-                                              "--height", "120", "--json"] + extra)
+    private static func exposures(_ extra: [String], frames: Int = 60) async throws -> [Double] {
+        let result = try await CameraSunBinary.run(["meter", "--source", "sim:flicker-office", "--frames", "\(frames)", "--width", "96",
+                                                    "--height", "120", "--json"] + extra)
         #expect(result.exitCode == 0, "\(result)")
         return try result.stdoutLines.map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -84,15 +84,15 @@ struct AntiFlickerEndToEndTests {
     }
 
     @Test("By default the office light's 100 Hz flicker is seen and the exposure settles on whole 10 ms periods")
-    func autoByDefault() throws {
-        let settled = try #require(try Self.exposures([]).last)
+    func autoByDefault() async throws {
+        let settled = try await #require(try Self.exposures([]).last)
         let periods = settled * 100
         #expect(periods >= 1 && abs(periods - periods.rounded()) < 1e-3, "settled at \(settled) s")
     }
 
     @Test("With --flicker off it settles where the light alone puts it, between whole periods")
-    func offKeepsTheMeteredExposure() throws {
-        let settled = try #require(try Self.exposures(["--flicker", "off"]).last)
+    func offKeepsTheMeteredExposure() async throws {
+        let settled = try await #require(try Self.exposures(["--flicker", "off"]).last)
         let periods = settled * 100
         #expect(abs(periods - periods.rounded()) > 0.05, "settled at \(settled) s")
     }

@@ -3,7 +3,7 @@ import PhotoLibrary
 import Testing
 
 @Suite struct MovieAddTests {
-    @Test("a reservation makes the dated folder, a fresh id and an empty locked partial file beside the final path")
+    @Test("a reservation makes the dated folder, a fresh id, an empty locked partial file beside the final path and the room to catalogue it")
     func reservation() async throws {
         try await withLibrary { library in
             let reservation = try library.reserveMoviePath(createdAt: AddAndListTests.created)
@@ -11,7 +11,13 @@ import Testing
             #expect(reservation.createdAt == AddAndListTests.created)
             #expect(reservation.path == "\(library.directory.path)/2025/06/01/\(reservation.id).mp4")
             #expect(reservation.partialPath == reservation.path + ".partial")
-            #expect(allFiles(under: library.directory.appendingPathComponent("2025")) == ["06/01/\(reservation.id).mp4.partial"])
+            #expect(allFiles(under: library.directory.appendingPathComponent("2025"))
+                == ["06/01/.tmp-\(reservation.id).room", "06/01/\(reservation.id).mp4.partial"])
+            // The room: the volume's reserve (at most 64 MiB, 1% of it) and 256 KiB for the thumbnail and the row.
+            let room = library.directory.appendingPathComponent("2025/06/01/.tmp-\(reservation.id).room").path
+            let volume = try FileManager.default.attributesOfFileSystem(forPath: library.directory.path)
+            let reserve = min(64 << 20, (volume[.systemSize] as? Int ?? 0) / 100)
+            #expect(try FileManager.default.attributesOfItem(atPath: room)[.size] as? Int == reserve + 256 << 10)
             let report = try library.verify()
             #expect(report.isClean && report.inProgressCount == 1 && report.fileCount == 0)
         }
@@ -32,7 +38,8 @@ import Testing
             try FileManager.default.moveItem(atPath: reservation.partialPath, toPath: reservation.path)
             try expectLeftAlone("saved, not yet added")
             #expect(validator.paths.isEmpty)
-            #expect(allFiles(under: library.directory.appendingPathComponent("2025")) == ["06/01/\(reservation.id).mp4"])
+            #expect(allFiles(under: library.directory.appendingPathComponent("2025"))
+                == ["06/01/.tmp-\(reservation.id).room", "06/01/\(reservation.id).mp4"])
             let listed = try library.list()
             #expect(listed.isEmpty)
         }
@@ -133,7 +140,8 @@ import Testing
             #expect(error?.description.contains(named) == true, "\(String(describing: error))")
             let take = saved ? reservation.path : reservation.partialPath
             #expect(try Data(contentsOf: URL(fileURLWithPath: take)) == Data(bytes))
-            #expect(allFiles(under: library.directory.appendingPathComponent("2025")) == ["06/01/" + (take as NSString).lastPathComponent])
+            #expect(allFiles(under: library.directory.appendingPathComponent("2025"))
+                == ["06/01/.tmp-\(reservation.id).room", "06/01/" + (take as NSString).lastPathComponent])
             let listed = try library.list()
             #expect(listed.isEmpty)
         }

@@ -1,11 +1,8 @@
 import CameraSystem
+import CameraTestSupport
 import Foundation
 import PhotoLibrary
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A full disk while a saved take is being added: the thumbnail and the row are all or nothing,
 /// the take itself is never removed (the caller holds no other copy), and the catalogue stays
@@ -30,7 +27,8 @@ import Glibc
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
         let listed = try library.list()
         #expect(listed.isEmpty)
-        #expect(try library.verify().issues.map { "\($0.kind.rawValue) \($0.path)" } == ["orphanFile \(relative)"])
+        let issues = try library.verify().issues
+        #expect(issues.map { "\($0.kind.rawValue) \($0.path)" } == ["orphanFile \(relative)"], "\(issues)")
         let repair = try library.repair(validateMovie: { _ in TakeDouble.facts })
         #expect(repair.actions.map(\.kind) == [.catalogued])
         #expect(try library.list().map(\.sha256) == [try sha256sum(bytes)])
@@ -95,10 +93,11 @@ import Glibc
     }
 
     @Test("on a real 1 MiB tmpfs, a thumbnail that does not fit fails with ENOSPC and leaves the catalogue consistent",
-          .enabled(if: geteuid() == 0, "mounting a tmpfs needs root; the injected tests above cover the same behaviour"))
+          .enabled(if: Tmpfs.canMount, "mounting a tmpfs needs root; the injected tests above cover the same behaviour"))
     func fullTmpfs() async throws {
         try await TmpfsVolumeTests.withTmpfs { volume in
-            let plenty = FixedCapacity(capacity: VolumeCapacity(availableBytes: 1 << 40, totalBytes: 1 << 41, isWritable: true))
+            // Plenty free, as far as the library is told, and a reserve (1% of the total) the volume can hold.
+            let plenty = FixedCapacity(capacity: VolumeCapacity(availableBytes: 1 << 40, totalBytes: 1 << 20, isWritable: true))
             let library = try PhotoLibrary(directory: volume.appendingPathComponent("Library"), timeZone: .gmt,
                                            capacityProvider: plenty)
             let (path, bytes) = try Self.addSavedTake(to: library) { reservation in

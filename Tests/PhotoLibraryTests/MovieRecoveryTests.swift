@@ -15,6 +15,7 @@ import Testing
                 try TakeDouble.record(bytes, into: reservation)
                 return reservation.id
             }()
+            try TakeDouble.awaitRecorderGone(library.directory.appendingPathComponent("2025/06/01/\(id).mp4.partial").path)
             try await body(library, id, bytes)
         }
     }
@@ -91,6 +92,7 @@ import Testing
                 try TakeDouble.recordAndSave(bytes, into: reservation)
                 return reservation.id
             }()
+            try TakeDouble.awaitRecorderGone(library.directory.appendingPathComponent("2025/06/01/\(id).mp4").path)
             try TakeDouble.thumbnail.write(to: library.directory.appendingPathComponent("2025/06/01/\(id).thumb.jpg"))
 
             let found = try library.verify()

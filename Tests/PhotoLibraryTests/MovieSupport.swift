@@ -1,3 +1,4 @@
+import CameraSystem
 import Foundation
 @testable import PhotoLibrary
 import Testing
@@ -19,6 +20,13 @@ enum TakeDouble {
         let handle = try #require(FileHandle(forWritingAtPath: reservation.partialPath))
         try handle.write(contentsOf: Data(bytes))
         try handle.close()
+    }
+
+    /// Waits until no process holds the take's lock, as when its recorder has died. The lock can
+    /// outlive the reservation by a moment: a process another test spawns while the reservation
+    /// is open holds a copy of its descriptor until it execs.
+    static func awaitRecorderGone(_ path: String) throws {
+        _ = try FileDescriptor.open(path, .readOnly, operation: "open").lock(waiting: true)
     }
 
     /// Records `bytes` and saves the take as the recorder does: renamed from the partial name to the final one.

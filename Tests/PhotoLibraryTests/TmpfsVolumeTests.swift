@@ -1,25 +1,16 @@
 import CameraSystem
+import CameraTestSupport
 import Foundation
 import PhotoLibrary
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A full and a read-only volume for real: a 1 MiB tmpfs. Mounting needs root; without it these
 /// tests do not run and the injected-provider tests in CapacityTests cover the same behaviour.
-@Suite(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root; CapacityTests injects full and read-only volumes instead"))
+@Suite(.enabled(if: Tmpfs.canMount, "mounting a tmpfs needs root; CapacityTests injects full and read-only volumes instead"))
 struct TmpfsVolumeTests {
-    /// Mounts a 1 MiB tmpfs in a fresh directory and unmounts it after `body`.
+    /// A 1 MiB tmpfs for `body`.
     static func withTmpfs(_ body: (URL) throws -> Void) async throws {
-        try await withTemporaryDirectory { directory in
-            let volume = directory.appendingPathComponent("volume", isDirectory: true)
-            try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: false)
-            try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", volume.path])
-            defer { _ = try? run("/bin/umount", ["--lazy", volume.path]) }
-            try body(volume)
-        }
+        try await Tmpfs.with(bytes: 1 << 20) { try body($0) }
     }
 
     @Test("on a 1 MiB tmpfs a photo that fits is stored and one that does not is refused before writing")

@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraFilters
 import CameraTestSupport
 import Foundation
 import HTTPServer
@@ -7,25 +8,29 @@ import PhotoLibrary
 import Testing
 @testable import Viewfinder
 
-/// A `CameraViewfinder` on 127.0.0.1 over a 64x48 bgra8 scripted camera that captures the frames
-/// a test allows (two to start with), with a library in a temporary directory.
+/// A `CameraViewfinder` on 127.0.0.1 over a scripted camera (64x48 bgra8 unless told) that captures
+/// the frames a test allows (two to start with), and a second camera when given, with a library in
+/// a temporary directory.
 struct LiveViewfinder {
     let device: ScriptedDevice
+    let second: ScriptedDevice?
     let viewfinder: CameraViewfinder
     let running: Task<Void, any Error>
     let directory: URL
 
     static func start(capabilities: DeviceCapabilities = ScriptedDevice.standardCapabilities, sceneLuminance: Double = 100,
-                      formatFallback: String? = nil) async throws -> LiveViewfinder {
-        let device = ScriptedDevice(formats: [ScriptedDevice.standardFormats[1]], capabilities: capabilities, sceneLuminance: sceneLuminance,
-                                    frameBudget: 2)
+                      formatFallback: String? = nil, format: DeviceFormat = ScriptedDevice.standardFormats[1],
+                      filters: FilterSettings = FilterSettings(), device: ScriptedDevice? = nil,
+                      second: ScriptedDevice? = nil) async throws -> LiveViewfinder {
+        let device = device ?? ScriptedDevice(formats: [format], capabilities: capabilities, sceneLuminance: sceneLuminance, frameBudget: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-viewfinder-\(UUID().uuidString)")
         let viewfinder = try await CameraViewfinder.start(
-            device: device, library: try PhotoLibrary(directory: directory),
-            configuration: CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0), formatFallback: formatFallback))
+            device: device, secondDevice: second, library: try PhotoLibrary(directory: directory),
+            configuration: CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0), formatFallback: formatFallback,
+                                                          filters: filters))
         let running = Task { try await viewfinder.run() }
         try await viewfinder.firstFrame()
-        return LiveViewfinder(device: device, viewfinder: viewfinder, running: running, directory: directory)
+        return LiveViewfinder(device: device, second: second, viewfinder: viewfinder, running: running, directory: directory)
     }
 
     /// `method path` with a JSON body or none: the status and the body as a JSON object.

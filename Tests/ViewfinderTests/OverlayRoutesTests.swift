@@ -10,11 +10,12 @@ extension ServerTests {
     @Suite struct OverlaysAndLibrary {
         /// A server whose preview feeds the test publishes into directly.
         struct Server {
-            let backend = FakeBackend()
+            let backend: FakeBackend
             let previews = PreviewFeeds()
             let server: HTTPServer
 
             init() throws {
+                backend = try FakeBackend()
                 let routes = ViewfinderRoutes(backend: backend, page: TestServer.page, previews: previews, events: EventFeed())
                 let address = try ListenAddress(host: "127.0.0.1", port: 0)
                 server = try HTTPServer(configuration: HTTPServer.Configuration(address: address),

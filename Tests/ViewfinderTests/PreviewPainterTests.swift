@@ -134,3 +134,48 @@ struct PreviewOverlaysTests {
         }
     }
 }
+
+@Suite("Preview painting: the other camera's picture-in-picture")
+struct PreviewInsetTests {
+    /// A 64x36 preview of dark grey and a 16x9 inset whose left half is red and right half blue.
+    static func images() throws -> (main: PixelBuffer, inset: PixelBuffer) {
+        (try PreviewPainterTests.image(width: 64, height: 36) { _, _ in (20, 20, 20) },
+         try PreviewPainterTests.image(width: 16, height: 9) { x, _ in x < 8 ? (255, 0, 0) : (0, 0, 255) })
+    }
+
+    @Test("The inset lands in the top-right corner, one margin (1/32 of the width) in, as its connection shows it", arguments: [false, true])
+    func insetInTheCorner(mirrored: Bool) throws {
+        let (main, insetImage) = try Self.images()
+        let inset = PreviewPainter.Inset(image: insetImage, rotation: .degrees0, mirrored: mirrored)
+        #expect(PreviewPainter.isNeeded(overlays: [], rotation: .degrees0, mirrored: false, inset: inset))
+        var painter = PreviewPainter()
+        let painted = try painter.paint(main, rotation: .degrees0, mirrored: false, overlays: [], sunMask: PreviewPainterTests.noSun,
+                                        inset: inset)
+        // 64 / 32 = 2: the inset spans x 46..<62, y 2..<11.
+        let (red, blue): ((UInt8, UInt8, UInt8), (UInt8, UInt8, UInt8)) = ((255, 0, 0), (0, 0, 255))
+        #expect(PreviewPainterTests.pixel(painted, 46, 2) == (mirrored ? blue : red))
+        #expect(PreviewPainterTests.pixel(painted, 61, 10) == (mirrored ? red : blue))
+        for (x, y) in [(45, 2), (62, 2), (46, 1), (46, 11), (0, 0), (30, 20)] {
+            #expect(PreviewPainterTests.pixel(painted, x, y) == (20, 20, 20), "(\(x), \(y)) is outside the inset")
+        }
+    }
+
+    @Test("The main picture is rotated and mirrored under the inset, which keeps its own orientation")
+    func insetOverARotatedPreview() throws {
+        let (main, insetImage) = try Self.images()
+        var painter = PreviewPainter()
+        let painted = try painter.paint(main, rotation: .degrees90, mirrored: true, overlays: [], sunMask: PreviewPainterTests.noSun,
+                                        inset: PreviewPainter.Inset(image: insetImage, rotation: .degrees0, mirrored: false))
+        #expect(painted.width == 36 && painted.height == 64)
+        // 36 / 32 = 1: the inset spans x 19..<35, y 1..<10.
+        #expect(PreviewPainterTests.pixel(painted, 19, 1) == (255, 0, 0))
+        #expect(PreviewPainterTests.pixel(painted, 34, 9) == (0, 0, 255))
+    }
+
+    @Test("An inset larger than the picture is left out")
+    func insetThatDoesNotFit() throws {
+        #expect(PreviewPainter.insetOrigin(displayed: PixelSize(width: 16, height: 9), in: PixelSize(width: 64, height: 36)) ?? (0, 0) == (46, 2))
+        #expect(PreviewPainter.insetOrigin(displayed: PixelSize(width: 64, height: 9), in: PixelSize(width: 64, height: 36)) == nil)
+        #expect(PreviewPainter.insetOrigin(displayed: PixelSize(width: 16, height: 36), in: PixelSize(width: 64, height: 36)) == nil)
+    }
+}

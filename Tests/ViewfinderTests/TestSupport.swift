@@ -4,10 +4,19 @@ import Foundation
 import HTTPServer
 @testable import Viewfinder
 
-/// A camera side that records the commands it receives and answers a small `/state`.
+/// A camera side that records the commands it receives and answers a small `/state`; its one
+/// library asset, `1`, is a synthetic JPEG in a temporary file.
 final class FakeBackend: ViewfinderBackend {
     private let recorded = Locked<[String]>([])
     private let bias = Locked(0.0)
+    private let photo: URL
+
+    init() throws {
+        photo = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-fake-\(UUID().uuidString).jpg")
+        try SyntheticJPEG.make().write(to: photo)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: photo) }
 
     /// The overlays of each `/snapshot` asked for.
     let snapshotOverlays = Locked<[PreviewOverlays]>([])
@@ -45,16 +54,31 @@ final class FakeBackend: ViewfinderBackend {
     func setFocus(_ command: FocusCommand) async throws { record("focus \(command.mode)") }
     func setTorch(_ command: TorchCommand) async throws { record("torch \(command.level)") }
     func setHDR(_ command: HDRCommand) async throws { record("hdr \(command.on)") }
+    func switchCamera(_ command: CameraCommand) async throws { record("camera \(command.position.rawValue)") }
     func takePhoto(_ command: PhotoCommand) async throws -> Data {
         record("photo flash \(command.flash)")
         return Data(#"{"id":"1"}"#.utf8)
     }
 
+    func startRecording(maxDuration: Double?, watermark: String?) async throws -> Data {
+        record("record start \(maxDuration.map { "\($0) s" } ?? "unlimited") \(watermark.map { "\"\($0)\"" } ?? "no watermark")")
+        return Data(#"{"isRecording":true}"#.utf8)
+    }
+
+    func stopRecording() async throws -> Data {
+        record("record stop")
+        return Data(#"{"id":"2","kind":"movie"}"#.utf8)
+    }
+
     func library() async throws -> Data { Data(#"{"assets":[{"id":"1"}]}"#.utf8) }
 
-    func libraryFile(id: String) async throws -> (data: Data, contentType: String) {
+    func libraryFile(id: String) async throws -> ServedFile {
         guard id == "1" else { throw HTTPError.notFound("no asset \(id)") }
-        return (SyntheticJPEG.make(), "image/jpeg")
+        return ServedFile(url: photo, contentType: "image/jpeg")
+    }
+
+    func libraryThumbnail(id: String) async throws -> ServedFile {
+        throw HTTPError.notFound("asset \(id) has no thumbnail")
     }
 
     private func record(_ command: String) {
@@ -72,10 +96,10 @@ struct TestServer {
 
     init(
         token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
-        page: Data = Self.page
+        page: Data = Self.page, sounds: SoundFolder = SoundFolder(directory: URL(fileURLWithPath: "/nonexistent/camerasun/sounds"))
     ) throws {
-        backend = FakeBackend()
-        let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events)
+        backend = try FakeBackend()
+        let routes = ViewfinderRoutes(backend: backend, page: page, previews: PreviewFeeds(plain: preview), events: events, sounds: sounds)
         let configuration = HTTPServer.Configuration(
             address: try ListenAddress(host: "127.0.0.1", port: 0), connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: configuration.address), router: routes.router())

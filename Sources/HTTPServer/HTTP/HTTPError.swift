@@ -24,5 +24,11 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         HTTPError(.forbidden, message)
     }
 
+    /// A request that cannot be carried out in the resource's present state (e.g. a second take
+    /// while one records), saying what to do first.
+    public static func conflict(_ message: String) -> HTTPError {
+        HTTPError(.conflict, message)
+    }
+
     public var description: String { "HTTP \(status): \(message)" }
 }

@@ -1,12 +1,13 @@
 import Foundation
 
-/// What a handler answers: a status, headers, and either bytes or a stream of parts that the
-/// server writes to the client as they arrive (MJPEG, Server-Sent Events).
+/// What a handler answers: a status, headers, and either bytes, a stream of parts that the
+/// server writes to the client as they arrive (MJPEG, Server-Sent Events), or part of a file.
 public struct HTTPResponse: Sendable {
-    /// A body sent at once, or fed part by part from a `ResponseStream`.
+    /// A body sent at once, fed part by part from a `ResponseStream`, or read from a file as it is sent.
     public enum Body: Sendable {
         case bytes(Data)
         case stream(ResponseStream)
+        case file(FileSlice)
     }
 
     public var status: HTTPStatus

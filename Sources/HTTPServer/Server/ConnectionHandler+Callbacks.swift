@@ -3,7 +3,7 @@ internal import CMicroHTTPD
 /// The C functions libmicrohttpd calls. Each finds its Swift object through the context pointer:
 /// the `ConnectionHandler` (kept alive by the server until the daemon has stopped), the request's
 /// `RequestContext` (retained from the URI callback to the completed callback), or the
-/// `ResponseStream` (retained while its response exists).
+/// `ResponseStream` or `FileSlice` (retained while its response exists).
 extension ConnectionHandler {
     /// Called first for every request, with the raw request-target: creates its context.
     static let uriCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
@@ -60,6 +60,21 @@ extension ConnectionHandler {
     static let freeCallback: MHD_ContentReaderFreeCallback = { streamPointer in
         guard let streamPointer else { return }
         Unmanaged<ResponseStream>.fromOpaque(streamPointer).takeRetainedValue().close()
+    }
+
+    /// Fills libmicrohttpd's buffer from a file slice at the body position `position`.
+    static let fileReadCallback: MHD_ContentReaderCallback = { slicePointer, position, buffer, capacity in
+        guard let slicePointer, let buffer else { return cmhd_reader_end_with_error }
+        let slice = Unmanaged<FileSlice>.fromOpaque(slicePointer).takeUnretainedValue()
+        guard let count = slice.read(at: Int64(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)), count > 0
+        else { return cmhd_reader_end_with_error }
+        return count
+    }
+
+    /// Called when a file's response is released: closes the file.
+    static let fileFreeCallback: MHD_ContentReaderFreeCallback = { slicePointer in
+        guard let slicePointer else { return }
+        Unmanaged<FileSlice>.fromOpaque(slicePointer).release()
     }
 
     /// Adds one header or cookie to the `HTTPHeaders` that `context` points to.

@@ -145,6 +145,15 @@ final class ConnectionHandler: Sendable {
             // form MJPEG and SSE clients (browsers, ffmpeg, VLC) all read.
             _ = cmhd_set_response_flags(response, .RF_HTTP_1_0_COMPATIBLE_STRICT)
             return response
+        case .file(let slice):
+            let context = Unmanaged.passRetained(slice).toOpaque()
+            guard let response = MHD_create_response_from_callback(
+                UInt64(slice.range.length), 64 * 1024, Self.fileReadCallback, context, Self.fileFreeCallback)
+            else {
+                Unmanaged<FileSlice>.fromOpaque(context).release()
+                return nil
+            }
+            return response
         }
     }
 

@@ -9,6 +9,9 @@ final class FrameMonitor: Sendable {
     /// The newest frame with the measurements up to it.
     struct Reading: Sendable {
         let frame: PreviewFrame
+        /// Whether the frame's image already shows the preview's filters (it does when a viewer was
+        /// watching as it came; `/snapshot` filters a copy of one that does not).
+        let isFiltered: Bool
         /// Preview frames per second over the last second of wall-clock time.
         let framesPerSecond: Double
         /// Frames of the camera's stream that never reached the preview (lost by the device, or
@@ -27,14 +30,14 @@ final class FrameMonitor: Sendable {
     /// The newest reading, nil before the first frame.
     var latest: Reading? { state.withLock { $0.latest } }
 
-    /// Takes in the next preview frame.
-    func record(_ frame: PreviewFrame) {
+    /// Takes in the next preview frame, its image filtered or not.
+    func record(_ frame: PreviewFrame, isFiltered: Bool = false) {
         state.withLock { state in
             let previous = state.latest?.frame.sequenceNumber
             if let previous, frame.sequenceNumber > previous {
                 state.drops += Int(frame.sequenceNumber - previous - 1)
             }
-            state.latest = Reading(frame: frame, framesPerSecond: state.rate.tick(), drops: state.drops)
+            state.latest = Reading(frame: frame, isFiltered: isFiltered, framesPerSecond: state.rate.tick(), drops: state.drops)
         }
     }
 

@@ -1,27 +1,41 @@
 import Foundation
 import PhotoLibrary
 
-/// A library asset as the viewfinder's API shows it (`POST /api/photo`, `GET /library`): the
-/// asset's id, time, size and exposure — the fields `camerasun photo --json` prints — and the
-/// `url` of its file. Never a file-system path: files are fetched by catalogued id.
+/// A library asset as the viewfinder's API shows it (`POST /api/photo`, `POST /api/record`'s
+/// stop, `GET /library`): the asset's id, `kind` (photo or movie), time, size and, for a photo,
+/// its exposure — the fields `camerasun photo --json` prints — or, for a movie, what
+/// `camerasun record --json` prints and the `thumbnailUrl`; and the `url` of its file. Never a
+/// file-system path: files are fetched by catalogued id.
 struct LibraryEntry: Encodable, Sendable {
     let id: String
+    /// photo or movie.
+    let kind: String
     let url: String
     /// ISO 8601 UTC with milliseconds.
     let createdAt: String
     let width: Int
     let height: Int
     let byteCount: Int
-    /// Absent for photos catalogued by `repair`, whose settings were never recorded.
+    /// Absent for movies, and for photos catalogued by `repair`, whose settings were never recorded.
     let exposureTime: Double?
     let iso: Double?
     let evBias: Double?
     let meteringMode: String?
+    /// A movie's seconds, frames, codecs (`video`, and `audio` unless it has no sound), why its
+    /// take ended, whether `repair` recovered it, and its thumbnail's URL; absent for photos.
+    let duration: Double?
+    let frames: Int?
+    let video: String?
+    let audio: String?
+    let stopReason: String?
+    let recovered: Bool?
+    let thumbnailUrl: String?
     /// ok, missing or damaged, as the catalogue last found the file.
     let state: String
 
     init(_ asset: Asset) {
         id = asset.id
+        kind = asset.kind.rawValue
         url = "/library/\(asset.id)"
         createdAt = asset.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         width = asset.width
@@ -31,6 +45,14 @@ struct LibraryEntry: Encodable, Sendable {
         iso = asset.exposure?.iso
         evBias = asset.exposure?.evBias
         meteringMode = asset.exposure?.meteringMode
+        let movie = asset.movie
+        duration = movie?.duration
+        frames = movie?.frameCount
+        video = movie?.videoCodec
+        audio = movie?.audioCodec
+        stopReason = movie?.stopReason
+        recovered = movie?.recovered
+        thumbnailUrl = movie?.thumbnailPath.map { _ in "/library/\(asset.id)/thumbnail" }
         state = asset.state.rawValue
     }
 }

@@ -9,8 +9,16 @@ import CameraCore
 /// - Sun: the pixels of the sun mask's cells are blended 55% towards orange (255, 120, 0).
 ///
 /// Both are decided on the source image, so they follow it through rotation and mirroring; the
-/// stripes run on the displayed image.
+/// stripes run on the displayed image. With two cameras the other one's picture is drawn over the
+/// top-right corner (picture-in-picture), displayed as its own connection shows it, without overlays.
 struct PreviewPainter {
+    /// The other camera's preview image (bgra8, already at inset size) and how its connection shows it.
+    struct Inset {
+        let image: PixelBuffer
+        let rotation: Rotation
+        let mirrored: Bool
+    }
+
     /// The zebra threshold on `BT709.weightedLuma8`: 0.95 × 255 × 256.
     static let zebraThreshold: UInt32 = 62_016
     /// Orange in bgra8 channel order and its weight ×256 (0.55).
@@ -21,15 +29,15 @@ struct PreviewPainter {
 
     private var pool: BufferPool?
 
-    /// Whether `paint` would change anything: overlays asked for, or a rotated or mirrored image.
-    static func isNeeded(overlays: PreviewOverlays, rotation: Rotation, mirrored: Bool) -> Bool {
-        !overlays.isEmpty || rotation != .degrees0 || mirrored
+    /// Whether `paint` would change anything: overlays asked for, a rotated or mirrored image, or an inset.
+    static func isNeeded(overlays: PreviewOverlays, rotation: Rotation, mirrored: Bool, inset: Inset? = nil) -> Bool {
+        !overlays.isEmpty || rotation != .degrees0 || mirrored || inset != nil
     }
 
-    /// `image` (bgra8) displayed upright with `overlays`, in a buffer from a pool of two: release
-    /// it before painting twice more.
+    /// `image` (bgra8) displayed upright with `overlays` and `inset`, in a buffer from a pool of
+    /// two: release it before painting twice more.
     mutating func paint(_ image: PixelBuffer, rotation: Rotation, mirrored: Bool, overlays: PreviewOverlays,
-                        sunMask: SunMask) throws -> PixelBuffer {
+                        sunMask: SunMask, inset: Inset? = nil) throws -> PixelBuffer {
         precondition(image.format == .bgra8, "the preview painter reads bgra8 previews, not \(image.format)")
         let orientation = DisplayOrientation(source: PixelSize(width: image.width, height: image.height), rotation: rotation, mirrored: mirrored)
         let size = orientation.displayed
@@ -44,16 +52,38 @@ struct PreviewPainter {
                 tint(orientation.displayedRect(of: sunMask.sourceRect(ofCell: cell, in: orientation.source)), in: output)
             }
         }
+        if let inset { draw(inset, over: output) }
         return output
     }
 
-    /// Copies every displayed pixel from its source pixel, striping the near-white ones for zebra.
-    private func copy(_ image: PixelBuffer, into output: PixelBuffer, orientation: DisplayOrientation, zebra: Bool) {
+    /// Where the inset's top-left corner lands: one margin (1/32 of the width) in from the top
+    /// right; nil when the inset does not fit.
+    static func insetOrigin(displayed: PixelSize, in output: PixelSize) -> (x: Int, y: Int)? {
+        let margin = output.width / 32
+        let x = output.width - margin - displayed.width
+        guard x >= 0, margin + displayed.height <= output.height else { return nil }
+        return (x, margin)
+    }
+
+    /// Copies the inset, displayed as its connection shows it, into the top-right corner.
+    private func draw(_ inset: Inset, over output: PixelBuffer) {
+        precondition(inset.image.format == .bgra8, "the preview painter reads bgra8 insets, not \(inset.image.format)")
+        let orientation = DisplayOrientation(source: PixelSize(width: inset.image.width, height: inset.image.height),
+                                             rotation: inset.rotation, mirrored: inset.mirrored)
+        guard let origin = Self.insetOrigin(displayed: orientation.displayed,
+                                            in: PixelSize(width: output.width, height: output.height)) else { return }
+        copy(inset.image, into: output, orientation: orientation, zebra: false, at: origin)
+    }
+
+    /// Copies every displayed pixel from its source pixel into `output` from `origin` on,
+    /// striping the near-white ones for zebra.
+    private func copy(_ image: PixelBuffer, into output: PixelBuffer, orientation: DisplayOrientation, zebra: Bool,
+                      at origin: (x: Int, y: Int) = (0, 0)) {
         let sourceStride = image.planes[0].bytesPerRow, outputStride = output.planes[0].bytesPerRow
         let source = image.baseAddress(plane: 0), destination = output.baseAddress(plane: 0)
         let step = orientation.sourceStep
         for y in 0..<orientation.displayed.height {
-            let row = (destination + y * outputStride).assumingMemoryBound(to: UInt32.self)
+            let row = (destination + (origin.y + y) * outputStride + origin.x * 4).assumingMemoryBound(to: UInt32.self)
             var (sourceX, sourceY) = orientation.sourceOfRowStart(y)
             for x in 0..<orientation.displayed.width {
                 var pixel = (source + sourceY * sourceStride + sourceX * 4).load(as: UInt32.self)

@@ -120,7 +120,7 @@ extension SessionBackend {
     /// A camera without a torch answers 409 to turning it on; off is then nothing to do.
     public func setTorch(_ command: TorchCommand) async throws {
         guard device.capabilities.hasTorch || command.level == 0 else {
-            throw HTTPError(HTTPStatus(rawValue: 409), "\(device.localizedName) has no torch — light the scene another way")
+            throw HTTPError.conflict("\(device.localizedName) has no torch — light the scene another way")
         }
         try device.configure { $0.torchLevel = command.level }
     }
@@ -136,7 +136,7 @@ extension SessionBackend {
         return PixelSize(width: image.width, height: image.height)
     }
 
-    private func cancelZoomRamp() {
+    func cancelZoomRamp() {
         zoomRamp.withLock { running in
             running?.cancel()
             running = nil

@@ -6,14 +6,14 @@ import CameraPhotos
 import PhotoLibrary
 
 /// The viewfinder's camera side over a running `CaptureSession`: `/state` from the newest preview
-/// frame, the controls as `device.configure` transactions (the session's 3A engine carries them
-/// out from the next frame), photos from the `PhotoOutput` into the `PhotoLibrary`, and the
+/// frame, the controls as `device.configure` transactions on the main camera (the session's 3A
+/// engine carries them out from the next frame), the switch between two cameras, photos from the
+/// main camera's `PhotoOutput` and takes (`ViewfinderRecorder`) into the `PhotoLibrary`, and the
 /// library's files by catalogued id. Values the device refuses are 400s that name the range.
 public final class SessionBackend: ViewfinderBackend {
-    let device: any CaptureDevice
-    /// The connection feeding the preview: its rotation and mirroring map taps to device points.
-    let previewConnection: CaptureConnection
-    let photoOutput: PhotoOutput
+    let cameras: ViewfinderCameras
+    /// The takes, or the 409 that says why the camera's format cannot be recorded.
+    let recording: Result<ViewfinderRecorder, HTTPError>
     let library: PhotoLibrary
     let pipeline: PreviewPipeline
     /// The zoom ramp in progress, cancelled by the next zoom command.
@@ -22,16 +22,13 @@ public final class SessionBackend: ViewfinderBackend {
     let formatFallback: String?
     /// Where photos are taken (their EXIF GPS), or nil.
     let location: GPSLocation?
-    /// The session's interruption now, followed from its events (`record`).
-    private let interruption = Locked<InterruptionReason?>(nil)
-    /// Library writes and reads (fsync, files) run here, off the concurrency pool.
-    private let libraryQueue = DispatchQueue(label: "camerasun.viewfinder.library")
+    /// Each camera's interruption now (by `uniqueID`), followed from the session's events (`record`).
+    private let interruptions = Locked<[String: InterruptionReason]>([:])
 
-    init(device: any CaptureDevice, previewConnection: CaptureConnection, photoOutput: PhotoOutput, library: PhotoLibrary,
+    init(cameras: ViewfinderCameras, recording: Result<ViewfinderRecorder, HTTPError>, library: PhotoLibrary,
          pipeline: PreviewPipeline, formatFallback: String?, location: GPSLocation?) {
-        self.device = device
-        self.previewConnection = previewConnection
-        self.photoOutput = photoOutput
+        self.cameras = cameras
+        self.recording = recording
         self.library = library
         self.pipeline = pipeline
         self.formatFallback = formatFallback
@@ -42,20 +39,40 @@ public final class SessionBackend: ViewfinderBackend {
         zoomRamp.withLock { $0?.cancel() }
     }
 
+    /// The main camera: the one the preview shows and the controls set.
+    var device: any CaptureDevice { cameras.main.device }
+
+    /// The connection feeding the preview: its rotation and mirroring map taps to device points.
+    var previewConnection: CaptureConnection { cameras.previewConnection }
+
+    /// The takes; nil when the camera cannot record.
+    var recorder: ViewfinderRecorder? { try? recording.get() }
+
     /// The state now, or nil before the first preview frame.
     public var currentState: ViewfinderState? {
-        let interruption = interruption.withLock { $0 }
-        return pipeline.monitor.latest.map { ViewfinderState($0, device: device, interruption: interruption, formatFallback: formatFallback) }
+        let interruption = interruption, recording = recorder.map { RecordingState($0.output.status) }
+        return pipeline.monitor.latest.map {
+            ViewfinderState($0, device: device, camera: cameras.state, interruption: interruption, formatFallback: formatFallback,
+                            recording: recording)
+        }
     }
 
-    /// Takes in one of the session's events: an interruption shows in `/state` until it ends, the
-    /// session stops, or a new run starts (which reports an interruption again if there still is one).
-    func record(_ event: SessionEvent) {
-        interruption.withLock { current in
-            switch event {
-            case .interrupted(let reason): current = reason
-            case .interruptionEnded, .started, .stopped: current = nil
-            case .runtimeError: break
+    /// The main camera's interruption now, or nil (the other camera's shows only once it is the main one).
+    private var interruption: InterruptionReason? {
+        let device = device.uniqueID
+        return interruptions.withLock { $0[device] }
+    }
+
+    /// Takes in one of the session's events: a camera's interruption shows in `/state` until it
+    /// ends, the session stops, or a new run starts (which reports an interruption again if there
+    /// still is one).
+    func record(_ event: SessionDeviceEvent) {
+        interruptions.withLock { current in
+            switch event.event {
+            case .interrupted(let reason): if let device = event.device { current[device] = reason }
+            case .interruptionEnded: if let device = event.device { current[device] = nil }
+            case .started, .stopped: current = [:]
+            case .runtimeError, .ended: break
             }
         }
     }
@@ -63,7 +80,7 @@ public final class SessionBackend: ViewfinderBackend {
     /// Before the first preview frame: 503, saying why the camera is not streaming when it is interrupted.
     public func state() async throws -> Data {
         guard let state = currentState else {
-            if let reason = interruption.withLock({ $0 }) {
+            if let reason = interruption {
                 throw HTTPError(HTTPStatus(rawValue: 503), "camera interrupted (\(reason.rawValue)) — it starts once it can be used")
             }
             throw Self.starting
@@ -79,7 +96,7 @@ public final class SessionBackend: ViewfinderBackend {
     /// Takes a photo into the library the way `camerasun photo` does (`PhotoSaver`): a photo the
     /// library refuses is kept in the rescue folder, and the answer says where.
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
-        let saver = PhotoSaver(photos: photoOutput, library: library)
+        let saver = PhotoSaver(photos: cameras.main.photos, library: library)
         switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location)) {
         case .saved(let saved):
             return try Self.encoder.encode(LibraryEntry(saved.asset))
@@ -94,26 +111,40 @@ public final class SessionBackend: ViewfinderBackend {
         }
     }
 
+    /// Makes the camera facing the command's position the main one (`ViewfinderCameras.switchMain`);
+    /// a zoom ramp in progress stops with the camera it zooms.
+    public func switchCamera(_ command: CameraCommand) async throws {
+        cancelZoomRamp()
+        try await cameras.switchMain(to: command.position)
+    }
+
     public func library() async throws -> Data {
         let library = library
-        let assets = try await onLibraryQueue { try library.list() }
+        let assets = try await onOwnThread { try library.list() }
         return try Self.encoder.encode(["assets": assets.map(LibraryEntry.init)])
     }
 
-    public func libraryFile(id: String) async throws -> (data: Data, contentType: String) {
+    public func libraryFile(id: String) async throws -> ServedFile {
+        let (asset, library) = (try await catalogued(id), library)
+        return ServedFile(url: library.fileURL(for: asset), contentType: asset.kind == .movie ? "video/mp4" : "image/jpeg")
+    }
+
+    public func libraryThumbnail(id: String) async throws -> ServedFile {
+        guard let url = library.thumbnailURL(for: try await catalogued(id)) else {
+            throw HTTPError.notFound("asset \(id) has no thumbnail — a photo is its own picture: GET /library/\(id)")
+        }
+        return ServedFile(url: url, contentType: "image/jpeg")
+    }
+
+    /// The catalogued asset `id`; an unknown id is a 404.
+    private func catalogued(_ id: String) async throws -> Asset {
         let library = library
-        return try await onLibraryQueue {
-            let asset: Asset
+        return try await onOwnThread {
             do {
-                asset = try library.asset(id: id)
+                return try library.asset(id: id)
             } catch let error as PhotoLibraryError where error.kind == .notFound {
-                throw HTTPError.notFound("no photo with id \"\(id)\" — GET /library lists the ids")
+                throw HTTPError.notFound("no asset with id \"\(id)\" — GET /library lists the ids")
             }
-            let url = library.fileURL(for: asset)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw HTTPError.notFound("the file of photo \(id) is missing — run camerasun library verify")
-            }
-            return (data, url.pathExtension == "jpg" ? "image/jpeg" : "application/octet-stream")
         }
     }
 
@@ -125,11 +156,4 @@ public final class SessionBackend: ViewfinderBackend {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-
-    /// Runs `work` on the library queue and returns its result.
-    private func onLibraryQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            libraryQueue.async { continuation.resume(with: Result(catching: work)) }
-        }
-    }
 }

@@ -8,7 +8,8 @@ import Foundation
 /// `adviceZh`, `zoom` and `zoomRange`): the newest preview picture's analysis and exposure, where
 /// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
 /// that a control's answer already shows its effect — and what the user should know of: the
-/// exposure watchdog, an interruption of the camera, a format other than the one asked for.
+/// exposure watchdog, an interruption of the camera, a format other than the one asked for — and
+/// which camera is the main one (`camera`).
 public struct ViewfinderState: Sendable, Encodable {
     /// The camera's sequence number of the frame described.
     public let frame: UInt64
@@ -49,8 +50,11 @@ public struct ViewfinderState: Sendable, Encodable {
     /// Preview frames per second.
     public let fps: Double
     public let drops: Int
+    /// The main camera's `uniqueID`.
     public let device: String
     public let format: String
+    /// Where the main camera faces, and the camera in the picture-in-picture.
+    public let camera: Camera
     /// Where the brightness bar's target line goes: mid-grey at the current bias, encoded (0…1).
     public let targetBrightness: Double
     public let zoom: Double
@@ -70,6 +74,25 @@ public struct ViewfinderState: Sendable, Encodable {
     /// Why the camera runs another format than the one asked for (`FormatChoice.fallbackReason`,
     /// e.g. "120 fps is not available at 1920x1080 (up to 60 fps); using 60 fps"), or null.
     public let formatFallback: String?
+    /// The take's progress (`isRecording` false between takes), or null when the camera cannot record.
+    let recording: RecordingState?
+
+    /// `camera`: the main camera's `position` (back, front, external or unspecified) and `pip`,
+    /// the position of the camera shown in the inset, null with one camera.
+    public struct Camera: Sendable, Encodable, Equatable {
+        public let position: String
+        public let pip: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(position, forKey: .position)
+            try container.encode(pip, forKey: .pip)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case position, pip
+        }
+    }
 
     /// Whether exposure, focus and white balance are locked.
     public struct Locks: Sendable, Encodable, Equatable {
@@ -78,9 +101,10 @@ public struct ViewfinderState: Sendable, Encodable {
         public let awb: Bool
     }
 
-    /// The state shown for `reading` on `device`, while the session is interrupted for
-    /// `interruption` (or not), with the format chosen for `formatFallback`.
-    init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, interruption: InterruptionReason?, formatFallback: String?) {
+    /// The state shown for `reading` on `device` (the main `camera`), while the session is
+    /// interrupted for `interruption` (or not), with the format chosen for `formatFallback`, while `recording`.
+    init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, camera: Camera, interruption: InterruptionReason?,
+         formatFallback: String?, recording: RecordingState?) {
         // What the viewer sees is measured on the picture; the scene's light sources on the sensor's frame.
         let frame = reading.frame, statistics = frame.pictureStatistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
@@ -113,6 +137,7 @@ public struct ViewfinderState: Sendable, Encodable {
         fps = reading.framesPerSecond
         drops = reading.drops
         self.device = device.uniqueID
+        self.camera = camera
         let active = settings.activeFormat
         format = "\(active.size) \(active.pixelFormat) @ \(String(format: "%g", settings.frameRate)) fps, "
             + "preview \(frame.image.width)x\(frame.image.height)"
@@ -126,18 +151,19 @@ public struct ViewfinderState: Sendable, Encodable {
         watchdog = threeA.watchdogReason
         self.interruption = interruption?.rawValue
         self.formatFallback = formatFallback
+        self.recording = recording
     }
 
     private enum CodingKeys: String, CodingKey {
         case frame, brightness, linearMean, evBias, evRange, exposureTime, sensorExposureTime, renderGainEV, hdr, subjectRegion
         case iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
-        case device, format, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
-        case formatFallback
+        case device, format, camera, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
+        case formatFallback, recording
     }
 
-    /// Every key is present; `exposurePoint`, `subjectRegion`, `torch`, `watchdog`, `interruption`
-    /// and `formatFallback` are null when they have no value.
+    /// Every key is present; `exposurePoint`, `subjectRegion`, `torch`, `watchdog`, `interruption`,
+    /// `formatFallback` and `recording` are null when they have no value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(frame, forKey: .frame)
@@ -168,6 +194,7 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(drops, forKey: .drops)
         try container.encode(device, forKey: .device)
         try container.encode(format, forKey: .format)
+        try container.encode(camera, forKey: .camera)
         try container.encode(targetBrightness, forKey: .targetBrightness)
         try container.encode(zoom, forKey: .zoom)
         try container.encode(zoomRange, forKey: .zoomRange)
@@ -178,6 +205,7 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(watchdog, forKey: .watchdog)
         try container.encode(interruption, forKey: .interruption)
         try container.encode(formatFallback, forKey: .formatFallback)
+        try container.encode(recording, forKey: .recording)
     }
 
     private static func name(of state: FocusState) -> String {

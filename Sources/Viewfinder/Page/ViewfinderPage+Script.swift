@@ -1,7 +1,8 @@
 extension ViewfinderPage {
     /// The page's script: live state from `/events` (polling `/state` while the events are silent),
     /// tap to meter, hold to lock, the EV slider, shutter and flash, metering, zoom, anti-flicker, white
-    /// balance, torch and display toggles, and a banner for an interruption or the exposure watchdog. Every
+    /// balance, torch and display toggles, a banner for an interruption or the exposure watchdog, and
+    /// `captureScript` (video, the library, sounds). Every
     /// request carries the same-origin cookie that the server set from `?token=`; API errors show
     /// their JSON `error` text in a toast. `ViewfinderPage` lists the server extensions it uses.
     static let script = #"""
@@ -47,7 +48,7 @@ extension ViewfinderPage {
           }
 
           function loadPrefs() {
-            const defaults = {highContrast: false, overlays: [], flash: 'off'};
+            const defaults = {highContrast: false, overlays: [], flash: 'off', mode: 'photo', muted: false};
             try {
               return {...defaults, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}')};
             } catch {
@@ -126,6 +127,7 @@ extension ViewfinderPage {
             renderSettings(next);
             renderSubject(next);
             renderAlert(next);
+            renderRecording(next);
             drawHistogram();
           }
 
@@ -174,6 +176,7 @@ extension ViewfinderPage {
             $('torchToggle').hidden = typeof s.torch !== 'number';
             $('torchToggle').setAttribute('aria-pressed', String(s.torch > 0));
             $('hdrToggle').setAttribute('aria-pressed', String(s.hdr !== false));
+            $('cameraSwitch').hidden = !(s.camera && s.camera.pip);
           }
 
           // The dashed outline of what the exposure is set for: the preview fills the view (object-fit:
@@ -350,15 +353,16 @@ extension ViewfinderPage {
 
           async function takePhoto() {
             restartAnimation($('flash'), 'fire');
+            playSound('shutter');
             $('shutter').classList.toggle('busy', ++capturing > 0);
             const asset = await post('/api/photo', {flash: prefs.flash});
             $('shutter').classList.toggle('busy', --capturing > 0);
             if (asset?.id == null) return;
-            const url = `/library/${encodeURIComponent(asset.id)}`;
-            $('thumb').src = url;
-            $('thumbLink').href = url;
+            showLast(asset);
+            refreshLibrary();
           }
 
+        \#(captureScript)
           const viewport = $('viewport');
           viewport.addEventListener('pointerdown', startPress);
           viewport.addEventListener('pointermove', movePress);
@@ -396,6 +400,7 @@ extension ViewfinderPage {
           });
           $('torchToggle').addEventListener('click', () => control('/api/torch', {on: !(state.torch > 0)}));
           $('hdrToggle').addEventListener('click', () => control('/api/hdr', {on: state.hdr === false}));
+          $('cameraSwitch').addEventListener('click', () => control('/api/camera', {position: state.camera.pip}));
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));
           $('sunToggle').addEventListener('click', () => toggleOverlay('sun'));

@@ -61,11 +61,21 @@ extension ViewfinderPage {
         "torch": Phrase(en: "Torch", zh: "手电筒"),
         "hdr": Phrase(en: "HDR", zh: "HDR"),
         "hdrLabel": Phrase(en: "Local tone mapping (HDR)", zh: "局部色调映射（HDR）"),
+        "camera": Phrase(en: "Flip", zh: "翻转"),
+        "cameraLabel": Phrase(en: "Switch between the back and front cameras", zh: "切换前后摄像头"),
         "cameraBusy": Phrase(en: "The camera is in use by another program — waiting for it", zh: "相机正被其他程序占用，等待释放"),
         "cameraRemoved": Phrase(en: "The camera was disconnected — waiting for it to return", zh: "相机已断开，等待重新连接"),
         "systemPressure": Phrase(en: "The computer cannot keep up — the preview is paused", zh: "系统负载过高，预览已暂停"),
         "interrupted": Phrase(en: "The camera is interrupted", zh: "相机已中断"),
         "watchdog": Phrase(en: "Auto-exposure restarted", zh: "自动曝光已重启"),
+        "mode": Phrase(en: "Photo or video", zh: "拍照或录像"),
+        "photoMode": Phrase(en: "Photo", zh: "拍照"),
+        "videoMode": Phrase(en: "Video", zh: "录像"),
+        "record": Phrase(en: "Start or stop recording", zh: "开始或停止录像"),
+        "library": Phrase(en: "Library", zh: "图库"),
+        "close": Phrase(en: "Close", zh: "关闭"),
+        "noAssets": Phrase(en: "No photos or movies yet", zh: "还没有照片或视频"),
+        "sounds": Phrase(en: "Sounds", zh: "声音"),
     ]
 
     /// `{"en":{key:label,…},"zh":{…}}`, the dictionary the script reads.

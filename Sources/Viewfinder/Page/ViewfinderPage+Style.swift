@@ -123,7 +123,21 @@ extension ViewfinderPage {
         #shutter:active span { transform: scale(0.88); }
         #shutter.busy span { animation: busy 0.8s ease-in-out infinite alternate; }
         @keyframes busy { to { transform: scale(0.8); opacity: 0.7; } }
-        #zoom { flex-direction: column; align-items: center; }
+        #record { width: 76px; height: 76px; padding: 0; border-radius: 50%; border: 4px solid #fff; background: rgba(0, 0, 0, 0.25);
+          display: grid; place-items: center; cursor: pointer; }
+        #record span { width: 58px; height: 58px; border-radius: 50%; background: var(--danger); transition: all 0.15s; }
+        #record[aria-pressed="true"] span { width: 30px; height: 30px; border-radius: 6px; }
+        #recordStatus { font-variant-numeric: tabular-nums; background: rgba(0, 0, 0, 0.55); border-radius: 8px; padding: 2px 8px; color: #fff; }
+        #library { position: fixed; inset: 8vh 10vw; overflow: auto; padding: 16px; border-radius: 14px; background: rgba(12, 12, 14, 0.94);
+          border: 1px solid var(--card-line); z-index: 5; }
+        #library[hidden] { display: none; }
+        #player { width: 100%; max-height: 50vh; background: #000; border-radius: 10px; }
+        #assets { list-style: none; margin: 12px 0 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
+        #assets button { width: 100%; padding: 0; border: 1px solid var(--card-line); border-radius: 10px; overflow: hidden; background: #000;
+          color: #fff; cursor: pointer; display: block; position: relative; }
+        #assets img { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; display: block; }
+        #assets span { position: absolute; right: 6px; bottom: 6px; font-size: 0.8em; background: rgba(0, 0, 0, 0.6); padding: 1px 6px; border-radius: 6px; }
+        #zoom, #modes { flex-direction: column; align-items: center; }
         .chip.round { width: 40px; height: 40px; padding: 0; display: grid; place-items: center; font-weight: 600; }
 
         #flash { position: fixed; inset: 0; background: #fff; opacity: 0; pointer-events: none; }

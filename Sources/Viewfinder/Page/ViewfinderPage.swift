@@ -22,8 +22,12 @@ import Foundation
 /// The anti-flicker and white-balance menus and the torch button (shown on cameras with one) use
 /// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
 /// button turns local tone mapping on and off (`/api/hdr`), and a dashed outline shows what the
-/// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; a banner
-/// shows `/state`'s `interruption` and `watchdog`.
+/// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; with two
+/// cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
+/// shows `/state`'s `interruption` and `watchdog`. A photo/video switch swaps the shutter for the
+/// record button (`/api/record`, `/state`'s `recording`) without touching the preview; the library
+/// panel lists `/library`, movies by their thumbnails, played in a `<video>` (ranges of
+/// `/library/ID`); the shutter and record sounds come from `/sounds/NAME` or are synthesised.
 public enum ViewfinderPage {
     /// The complete document.
     public static let html = #"""
@@ -33,7 +37,7 @@ public enum ViewfinderPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="dark">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data:; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data:; media-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
         <link rel="icon" href="data:,">
         <title>CameraSun</title>
         <style>\#(style)</style>
@@ -63,6 +67,7 @@ public enum ViewfinderPage {
               <button id="zebraToggle" type="button" class="chip" aria-pressed="false" data-i18n="zebra"></button>
               <button id="sunToggle" type="button" class="chip" aria-pressed="false" data-i18n="sunMask"></button>
               <button id="contrastToggle" type="button" class="chip" aria-pressed="false" data-i18n="highContrast"></button>
+              <button id="soundToggle" type="button" class="chip" aria-pressed="true" data-i18n="sounds"></button>
               <a id="language" class="chip" data-i18n="otherLanguage"></a>
             </div>
           </div>
@@ -92,6 +97,7 @@ public enum ViewfinderPage {
             </select>
             <button id="torchToggle" type="button" class="chip" aria-pressed="false" data-i18n="torch" hidden></button>
             <button id="hdrToggle" type="button" class="chip" aria-pressed="true" data-i18n="hdr" data-i18n-label="hdrLabel"></button>
+            <button id="cameraSwitch" type="button" class="chip" data-i18n="camera" data-i18n-label="cameraLabel" hidden></button>
           </div>
           <div id="metering" class="chips segmented" role="group" data-i18n-label="metering">
             <button type="button" class="chip" data-mode="average" aria-pressed="false" data-i18n="average"></button>
@@ -118,10 +124,23 @@ public enum ViewfinderPage {
             <button type="button" class="chip round" data-factor="4" aria-pressed="false">4×</button>
             <button type="button" class="chip round" data-factor="8" aria-pressed="false">8×</button>
           </div>
+          <div id="modes" class="chips segmented" role="group" data-i18n-label="mode">
+            <button type="button" class="chip" data-capture="photo" aria-pressed="true" data-i18n="photoMode"></button>
+            <button type="button" class="chip" data-capture="video" aria-pressed="false" data-i18n="videoMode"></button>
+          </div>
           <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
           <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
+          <button id="record" type="button" aria-pressed="false" data-i18n-label="record" hidden><span></span></button>
+          <output id="recordStatus" hidden></output>
           <a id="thumbLink" target="_blank" rel="noopener" data-i18n-label="lastPhoto"><img id="thumb" alt=""></a>
+          <button id="libraryToggle" type="button" class="chip" aria-expanded="false" data-i18n="library"></button>
         </nav>
+        <aside id="library" data-i18n-label="library" hidden>
+          <div class="cardHead"><h2 data-i18n="library"></h2><button id="libraryClose" type="button" class="chip" data-i18n="close"></button></div>
+          <video id="player" controls playsinline preload="metadata" hidden></video>
+          <ul id="assets"></ul>
+          <p id="noAssets" data-i18n="noAssets" hidden></p>
+        </aside>
         <div id="flash" aria-hidden="true"></div>
         <script>\#(script)</script>
         </body>

@@ -154,3 +154,21 @@ public struct PhotoCommand: Equatable, Sendable, Decodable {
         flash = try decoder.container(keyedBy: CodingKeys.self).decodeChoiceIfPresent(PhotoSettings.FlashMode.self, forKey: .flash) ?? .off
     }
 }
+
+/// `POST /api/camera`: `{"position":"back"|"front"}`, the camera to make the main one.
+public struct CameraCommand: Equatable, Sendable, Decodable {
+    public var position: DevicePosition
+
+    private enum CodingKeys: String, CodingKey {
+        case position
+    }
+
+    public init(position: DevicePosition) {
+        self.position = position
+    }
+
+    public init(from decoder: any Decoder) throws {
+        position = try decoder.container(keyedBy: CodingKeys.self)
+            .decodeChoice(among: [("back", DevicePosition.back), ("front", .front)], forKey: .position)
+    }
+}

@@ -23,10 +23,21 @@ public protocol ViewfinderBackend: Sendable {
     func setTorch(_ command: TorchCommand) async throws
     /// Turns local tone mapping on or off.
     func setHDR(_ command: HDRCommand) async throws
+    /// Makes the camera facing the command's position the main one (the preview's, the photos'
+    /// and the takes'); no such camera is a 400, a take recording a 409.
+    func switchCamera(_ command: CameraCommand) async throws
     /// Takes a photo into the library, with the command's flash; returns the asset's JSON.
     func takePhoto(_ command: PhotoCommand) async throws -> Data
+    /// Starts a take into the library, ending by itself after `maxDuration` seconds when given,
+    /// with `watermark` burnt in; returns the recording's state (`RecordingState`) as JSON.
+    /// Refused while a take runs (409).
+    func startRecording(maxDuration: Double?, watermark: String?) async throws -> Data
+    /// Ends the take and returns its library asset's JSON; refused when none runs (409).
+    func stopRecording() async throws -> Data
     /// The library's assets as JSON (`{"assets":[…]}`, oldest first).
     func library() async throws -> Data
-    /// The file of the catalogued asset `id` and its content type; an unknown id is a 404.
-    func libraryFile(id: String) async throws -> (data: Data, contentType: String)
+    /// The file of the catalogued asset `id`; an unknown id is a 404.
+    func libraryFile(id: String) async throws -> ServedFile
+    /// The thumbnail of the movie `id`; a photo, or a movie without one, is a 404.
+    func libraryThumbnail(id: String) async throws -> ServedFile
 }

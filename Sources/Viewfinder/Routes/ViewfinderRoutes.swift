@@ -4,19 +4,24 @@ import HTTPServer
 /// The viewfinder's routes (CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
 /// the MJPEG preview (`?overlay=` picks the feed with those overlays drawn) and the SSE events from
 /// their feeds (which the camera side publishes into), `/state` and `/snapshot`, the `/api/*`
-/// controls and the photo library. Controls that change settings answer the new `/state`.
+/// controls, recording, the library (movies in ranges, for `<video>`) and the user's sounds.
+/// Controls that change settings answer the new `/state`.
 public struct ViewfinderRoutes: Sendable {
     public let backend: any ViewfinderBackend
     /// The HTML served at `/`: `ViewfinderPage` unless a test gives another.
     public let page: Data
     public let previews: PreviewFeeds
     public let events: EventFeed
+    /// Where `/sounds/NAME` finds the user's sounds.
+    public let sounds: SoundFolder
 
-    public init(backend: any ViewfinderBackend, page: Data = ViewfinderPage.data, previews: PreviewFeeds, events: EventFeed) {
+    public init(backend: any ViewfinderBackend, page: Data = ViewfinderPage.data, previews: PreviewFeeds, events: EventFeed,
+                sounds: SoundFolder = .standard()) {
         self.backend = backend
         self.page = page
         self.previews = previews
         self.events = events
+        self.sounds = sounds
     }
 
     /// The router serving these routes.
@@ -25,6 +30,7 @@ public struct ViewfinderRoutes: Sendable {
         let page = page
         let previews = previews
         let events = events
+        let sounds = sounds
         var router = Router()
         router.add(.get, "/") { _ in HTTPResponse(contentType: "text/html; charset=utf-8", bytes: page) }
         router.add(.get, "/stream") { request in
@@ -50,18 +56,44 @@ public struct ViewfinderRoutes: Sendable {
         router.addControl("/api/focus", on: backend) { try await $0.setFocus($1) }
         router.addControl("/api/torch", on: backend) { try await $0.setTorch($1) }
         router.addControl("/api/hdr", on: backend) { try await $0.setHDR($1) }
+        router.addControl("/api/camera", on: backend) { try await $0.switchCamera($1) }
         router.add(.post, "/api/photo") { request in
             // A bare POST (the API's first form) is a photo without flash.
             .json(try await backend.takePhoto(request.body.isEmpty ? PhotoCommand() : try request.decodeJSON()))
         }
+        router.add(.post, "/api/record") { request in
+            switch try request.decodeJSON(RecordingCommand.self) {
+            case .start(let maxDuration, let watermark): .json(try await backend.startRecording(maxDuration: maxDuration, watermark: watermark))
+            case .stop: .json(try await backend.stopRecording())
+            }
+        }
         router.add(.get, "/library") { _ in .json(try await backend.library()) }
         router.add(.get, "/library/:id") { request in
-            let file = try await backend.libraryFile(id: request.pathParameters["id"] ?? "")
-            var response = HTTPResponse(contentType: file.contentType, bytes: file.data)
-            response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
-            return response
+            try Self.serve(try await backend.libraryFile(id: request.pathParameters["id"] ?? ""), to: request, cacheControl: Self.immutable)
+        }
+        router.add(.get, "/library/:id/thumbnail") { request in
+            try Self.serve(try await backend.libraryThumbnail(id: request.pathParameters["id"] ?? ""), to: request, cacheControl: Self.immutable)
+        }
+        router.add(.get, "/sounds/:name") { request in
+            let name = request.pathParameters["name"] ?? ""
+            guard let file = sounds.file(named: name) else {
+                throw HTTPError.notFound("no sound \"\(name)\" in \(sounds.directory.path) — the page synthesises it")
+            }
+            return try Self.serve(file, to: request, cacheControl: "no-cache")
         }
         return router
+    }
+}
+
+extension ViewfinderRoutes {
+    /// How a catalogued file is cached: its bytes never change under its id.
+    fileprivate static let immutable = "private, max-age=31536000, immutable"
+
+    /// `file`, in the range `request` asks for, cached as `cacheControl` says.
+    fileprivate static func serve(_ file: ServedFile, to request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
+        var response = try HTTPResponse.file(at: file.url, contentType: file.contentType, range: request.header("Range"))
+        response.headers["Cache-Control"] = cacheControl
+        return response
     }
 }
 

@@ -1,0 +1,250 @@
+import CameraCore
+import CameraMovie
+import Dispatch
+import Foundation
+
+/// One stream of a `LiveStreamOutput`, from `start` to its end: frames are encoded on a serial
+/// queue, the packets wait in a bounded `LiveSendQueue`, and a thread of its own sends them,
+/// connecting again with `ReconnectBackoff` when the connection is lost. The state the three
+/// share is guarded by `condition`; the encoder is used only on the encoding queue.
+final class LiveStream: @unchecked Sendable {
+    typealias Status = LiveStreamOutput.Status
+    typealias Event = LiveStreamOutput.Event
+
+    let url: LiveStreamURL
+    private let settings: LiveStreamOutput.Settings
+    private let publish: @Sendable (Event) -> Void
+    private let encoding = DispatchQueue(label: "camerasun.live-encoding")
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: LiveSendQueue
+    private var parameters: LiveStreamParameters?
+    /// Frames handed to the encoding queue and not yet encoded.
+    private var pending = 0
+    private var accepting = true
+    /// No more packets come: stopped (or the encoder failed) and the encoders drained.
+    private var encodingDone = false
+    private var encodingError: MovieError?
+    /// The next frame is encoded as an IDR (a new connection starts on one).
+    private var keyframeRequested = false
+    private var handOffDrops = 0
+    private var current = Status()
+    private var over = false
+    private var stopWaiters: [CheckedContinuation<Status, Never>] = []
+
+    // Used only on the encoding queue.
+    private var encoder: LiveEncoder?
+    private var simulatedSound: SimulatedSoundCursor?
+
+    init(url: LiveStreamURL, settings: LiveStreamOutput.Settings, publish: @escaping @Sendable (Event) -> Void) {
+        (self.url, self.settings, self.publish) = (url, settings, publish)
+        queue = LiveSendQueue(durationLimit: settings.queueDuration, byteLimit: settings.queueBytes)
+        if case .simulated(let microphone) = settings.sound { simulatedSound = SimulatedSoundCursor(microphone) }
+        (current.state, current.url) = (.connecting, url.masked)
+        Thread { [self] in send() }.start()
+    }
+
+    var status: Status { locked { statusNow } }
+
+    var isOver: Bool { locked { over } }
+
+    /// The status with the queue's counts, under the lock.
+    private var statusNow: Status {
+        var status = current
+        status.droppedFrames = handOffDrops + queue.droppedFrames
+        (status.droppedGroups, status.queueHighWaterBytes, status.queueHighWaterDuration) =
+            (queue.droppedGroups, queue.highWaterBytes, queue.highWaterDuration)
+        return status
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    /// From the capture loop: hands `frame` to the encoding queue, or drops it when the hand-off is full.
+    func receive(_ frame: CapturedFrame) {
+        let accepted = locked { () -> Bool in
+            guard accepting else { return false }
+            guard pending < LiveStreamOutput.handOffLimit else {
+                handOffDrops += 1
+                return false
+            }
+            pending += 1
+            return true
+        }
+        if accepted { encoding.async { self.encode(frame) } }
+    }
+
+    /// Stops taking frames, drains the encoders, waits for the send thread to send what is queued
+    /// and the trailer; returns the final status.
+    func stop() async -> Status {
+        await withCheckedContinuation { continuation in
+            let final = locked { () -> Status? in
+                accepting = false
+                if over { return statusNow }
+                stopWaiters.append(continuation)
+                return nil
+            }
+            if let final { continuation.resume(returning: final) }
+            encoding.async { self.finishEncoding(error: nil) }
+        }
+    }
+
+    // MARK: On the encoding queue
+
+    private func encode(_ frame: CapturedFrame) {
+        defer { locked { pending -= 1 } }
+        guard locked({ !encodingDone }) else { return }
+        do throws(MovieError) {
+            let encoder = if let existing = self.encoder { existing } else { try makeEncoder(for: frame) }
+            let keyframe = locked { () -> Bool in
+                defer { keyframeRequested = false }
+                return keyframeRequested
+            }
+            var packets = try encoder.append(frame.frame, keyframe: keyframe)
+            if let chunk = simulatedSound?.chunk(through: frame) { packets += try encoder.append(chunk) }
+            enqueue(packets)
+        } catch {
+            finishEncoding(error: error)
+        }
+    }
+
+    private func makeEncoder(for frame: CapturedFrame) throws(MovieError) -> LiveEncoder {
+        let sound = settings.sound.map { MovieFileWriter.AudioFormat(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }
+        let encoder = try LiveEncoder(size: PixelSize(width: frame.buffer.width, height: frame.buffer.height),
+                                      frameRate: max(Int((1 / frame.frameDuration.seconds).rounded()), 1), bitRate: settings.bitRate,
+                                      encoder: settings.encoder, audio: sound)
+        self.encoder = encoder
+        locked {
+            parameters = encoder.parameters
+            condition.broadcast()
+        }
+        return encoder
+    }
+
+    /// Queues `packets` for the send thread; a group of pictures the queue drops is published.
+    private func enqueue(_ packets: [EncodedPacket]) {
+        guard !packets.isEmpty else { return }
+        let dropped = locked { () -> [Int] in
+            var dropped: [Int] = []
+            for packet in packets {
+                let (groups, frames) = (queue.droppedGroups, queue.droppedFrames)
+                queue.push(packet)
+                if queue.droppedGroups > groups { dropped.append(queue.droppedFrames - frames) }
+            }
+            condition.broadcast()
+            return dropped
+        }
+        for frames in dropped { publish(.droppedGroup(frames: frames)) }
+    }
+
+    /// Drains the encoders (unless `error` stopped them) and tells the send thread no more comes.
+    private func finishEncoding(error: MovieError?) {
+        guard !locked({ encodingDone }) else { return }
+        var error = error
+        if error == nil, let encoder {
+            do {
+                enqueue(try encoder.finish())
+            } catch let failure {
+                error = failure
+            }
+        }
+        locked {
+            (encodingDone, encodingError, accepting) = (true, error, false)
+            condition.broadcast()
+        }
+    }
+
+    // MARK: On the send thread
+
+    private func send() {
+        guard let parameters = waitForParameters() else { return end(.stopped, event: .stopped) }
+        var backoff = ReconnectBackoff(seed: UInt64.random(in: 0...UInt64.max))
+        var attempt = 0
+        while true {
+            do throws(MovieError) {
+                let publisher = try FLVPublisher(url: url, parameters: parameters, timeout: settings.timeout)
+                connected(attempt: attempt)
+                backoff.reset()
+                try sendQueued(through: publisher)
+                try publisher.finish()
+                let error = locked { encodingError }
+                return end(error == nil ? .stopped : .failed, event: error.map { .failed($0) } ?? .stopped)
+            } catch {
+                guard attempt > 0 || locked({ current.state == .live }) else { return end(.failed, event: .failed(error)) }
+                let delay = backoff.next()
+                locked { (current.state, current.lastError, current.bitRate) = (.reconnecting, error.message, 0) }
+                publish(.disconnected(error, retryAfter: delay))
+                attempt += 1
+                if waitWhileRunning(seconds: delay) { return end(.stopped, event: .stopped) }
+            }
+        }
+    }
+
+    /// The stream's parameters once the first frame made the encoders; nil when it stopped before.
+    private func waitForParameters() -> LiveStreamParameters? {
+        locked {
+            while parameters == nil, !encodingDone { condition.wait() }
+            return parameters
+        }
+    }
+
+    /// A connection is up: a reconnection starts the queue again at a keyframe the encoder is asked for.
+    private func connected(attempt: Int) {
+        locked {
+            if attempt > 0 {
+                queue.restartAtKeyframe()
+                keyframeRequested = true
+                current.reconnects += 1
+            }
+            current.state = .live
+        }
+        publish(.connected(attempt: attempt))
+    }
+
+    /// Sends packets as they come until the encoders are drained and the queue is empty.
+    private func sendQueued(through publisher: FLVPublisher) throws(MovieError) {
+        var window = (start: ContinuousClock.now, bytes: publisher.bytesSent)
+        while let packet = nextPacket() {
+            try publisher.write(packet)
+            let now = ContinuousClock.now
+            let elapsed = (now - window.start).seconds
+            let bytes = publisher.bytesSent
+            locked {
+                if packet.track == .video { current.sentFrames += 1 }
+                if elapsed >= 1 { current.bitRate = Int(Double(bytes - window.bytes) * 8 / elapsed) }
+            }
+            if elapsed >= 1 { window = (now, bytes) }
+        }
+    }
+
+    /// The next packet to send, waiting for one; nil once the encoders are drained and all is sent.
+    private func nextPacket() -> EncodedPacket? {
+        locked {
+            while queue.isEmpty, !encodingDone { condition.wait() }
+            return queue.pop()
+        }
+    }
+
+    /// Waits `seconds`, or less when the stream is stopped; true when it was.
+    private func waitWhileRunning(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        return locked {
+            while !encodingDone, condition.wait(until: deadline) {}
+            return encodingDone
+        }
+    }
+
+    private func end(_ state: LiveStreamOutput.State, event: Event) {
+        let (final, waiters) = locked { () -> (Status, [CheckedContinuation<Status, Never>]) in
+            (over, accepting, current.state) = (true, false, state)
+            defer { stopWaiters = [] }
+            return (statusNow, stopWaiters)
+        }
+        publish(event)
+        for waiter in waiters { waiter.resume(returning: final) }
+    }
+}

@@ -1,0 +1,142 @@
+import CameraAudio
+import CameraCore
+import CameraMovie
+import Dispatch
+import Foundation
+
+/// Pushes the session's pictures, with sound, live to a streaming server: H.264 + AAC in FLV over
+/// RTMP (nginx-rtmp, SRS, a CDN's ingest), surviving a lost server and a slow link.
+///
+/// ```
+///  capture loop ──receive──► bounded hand-off (handOffLimit) ──► encoding queue: LiveEncoder
+///        (never waits)            full: the frame is dropped            │ packets
+///                                                                       ▼
+///                        send thread ◄── LiveSendQueue (bounded: whole GOPs dropped when the link is slow)
+///                            │ FLVPublisher: connect, header with the sequence headers, packets, trailer
+///                            └─ lost or stalled (rw_timeout) → reconnect after ReconnectBackoff's delay,
+///                               the new connection starting on a forced keyframe
+/// ```
+///
+/// `start(url:)` checks the URL and returns; the stream connects once the first frame has made the
+/// encoders. A first connection that fails ends the stream (`.failed`, with the server named and
+/// what to check); a connection lost later is tried again until `stop()`. `status` and `events`
+/// say how it goes, for a status line and `/state`.
+public final class LiveStreamOutput: CaptureOutput {
+    /// Where a stream is.
+    public enum State: String, Sendable, Equatable {
+        case idle, connecting, live, reconnecting, stopped, failed
+    }
+
+    /// A stream's progress.
+    public struct Status: Sendable, Equatable {
+        public var state = State.idle
+        /// The server's URL, its stream key masked.
+        public var url: String?
+        /// Bits a second sent over the last second.
+        public var bitRate = 0
+        /// Video frames sent to the server, and frames dropped: the hand-off full, a group of
+        /// pictures dropped for a slow link, or frames lost while reconnecting.
+        public var sentFrames = 0
+        public var droppedFrames = 0
+        /// Groups of pictures dropped from the send queue.
+        public var droppedGroups = 0
+        /// Connections made again after one was lost.
+        public var reconnects = 0
+        /// The most the send queue held: bytes, and seconds of media (the latency it added).
+        public var queueHighWaterBytes = 0
+        public var queueHighWaterDuration = 0.0
+        /// The last connection error.
+        public var lastError: String?
+    }
+
+    /// What happens to a stream, in order.
+    public enum Event: Sendable {
+        /// Connected and publishing; `attempt` 0 is the first connection, then each reconnection.
+        case connected(attempt: Int)
+        /// The connection was lost or stalled; a new one is tried after `retryAfter` seconds.
+        case disconnected(MovieError, retryAfter: Double)
+        /// A group of pictures (`frames` video frames) left the send queue unsent: the link is too slow.
+        case droppedGroup(frames: Int)
+        /// Stopped: the trailer was sent and the connection closed.
+        case stopped
+        /// The stream could not start or went on failing to encode; it is over.
+        case failed(MovieError)
+    }
+
+    /// How a stream is encoded and sent.
+    public struct Settings: Sendable {
+        /// Video bits a second.
+        public var bitRate: Int
+        /// FFmpeg's H.264 encoder name (`H264EncoderChoice`).
+        public var encoder: String
+        /// Sound beside the pictures (the simulated microphone; a live one is refused for now); nil streams video only.
+        public var sound: MovieSound?
+        /// Seconds a read or write on the socket may make no progress before the link counts as lost.
+        public var timeout: Double
+        /// The send queue's bound: seconds of media (the latency it may add) and bytes.
+        public var queueDuration: Double
+        public var queueBytes: Int
+
+        public init(bitRate: Int = 2_500_000, encoder: String = H264EncoderChoice.software, sound: MovieSound? = nil, timeout: Double = 5,
+                    queueDuration: Double = 2, queueBytes: Int = 4 << 20) {
+            (self.bitRate, self.encoder, self.sound, self.timeout) = (bitRate, encoder, sound, timeout)
+            (self.queueDuration, self.queueBytes) = (queueDuration, queueBytes)
+        }
+    }
+
+    /// Frames that may wait for the encoder, as `MovieFileOutput.queueLimit`.
+    public static let handOffLimit = 3
+
+    private let current = Locked<LiveStream?>(nil)
+    private let subscribers = SubscriberList<Event>(bufferingPolicy: .unbounded)
+    /// The last stream's status once it has ended.
+    private let lastStatus = Locked(Status())
+
+    public init() {}
+
+    deinit { subscribers.finish() }
+
+    /// The events of streams from now on.
+    public var events: AsyncStream<Event> { subscribers.subscribe() }
+
+    public var status: Status { current.withLock { $0 }?.status ?? lastStatus.withLock { $0 } }
+
+    /// H.264 in 4:2:0 needs an even width and height.
+    public func checkCompatibility(with format: DeviceFormat) throws(CaptureError) {
+        guard format.size.width % 2 == 0, format.size.height % 2 == 0 else {
+            throw .invalidConfiguration("LiveStreamOutput streams H.264, which needs an even width and height, not \(format.size)")
+        }
+    }
+
+    /// Starts streaming to `url` (`rtmp://HOST[:PORT]/APP/KEY`) from the next frame. Throws for a
+    /// URL that is not one, for a live microphone (not streamed yet), or when a stream is already running.
+    public func start(url: String, settings: Settings = Settings()) throws(MovieError) {
+        let target = try LiveStreamURL(url)
+        if case .live(let source) = settings.sound {
+            throw MovieError("streaming a live microphone (\(source.name)) is not supported yet — stream with the simulated microphone or without sound")
+        }
+        try current.withLock { (current) throws(MovieError) in
+            if let running = current, !running.isOver {
+                throw MovieError("already streaming to \(running.url.masked) — stop that stream first")
+            }
+            current = LiveStream(url: target, settings: settings, publish: { [subscribers] in subscribers.publish($0) })
+        }
+    }
+
+    /// Ends the stream once the frames handed off are encoded and the queue is sent, the trailer
+    /// with them; returns its final status.
+    @discardableResult
+    public func stop() async -> Status {
+        guard let stream = current.withLock({ $0 }) else { return status }
+        let final = await stream.stop()
+        lastStatus.withLock { $0 = final }
+        current.withLock { if $0 === stream { $0 = nil } }
+        return final
+    }
+
+    public func receive(_ frame: CapturedFrame) {
+        current.withLock { $0 }?.receive(frame)
+    }
+
+    public func receive(_ drop: DroppedFrame) {}
+}

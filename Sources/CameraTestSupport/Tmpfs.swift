@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real small volume for tests of full disks: a tmpfs of `bytes`, mounted in a fresh scratch
+/// directory for `body` and unmounted after it. Mounting needs root: a suite that uses it is
+/// enabled `if: Tmpfs.canMount`.
+public enum Tmpfs {
+    public static var canMount: Bool { geteuid() == 0 }
+
+    public static func with<R>(bytes: Int, _ body: (URL) async throws -> R) async throws -> R {
+        try await withScratchDirectory { directory in
+            let volume = directory.appendingPathComponent("volume", isDirectory: true)
+            try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: false)
+            let mounted = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", volume.path])
+            guard mounted.status == 0 else { throw TmpfsError(description: "mount -t tmpfs failed: \(mounted.errors)") }
+            defer { _ = try? runTool("/bin/umount", ["--lazy", volume.path]) }
+            return try await body(volume)
+        }
+    }
+
+    /// Fills `volume` with a file until only `bytes` are free.
+    public static func fill(_ volume: URL, leaving bytes: Int) throws {
+        let free = try FileManager.default.attributesOfFileSystem(forPath: volume.path)[.systemFreeSize] as? Int ?? 0
+        guard free > bytes else { return }
+        try Data(count: free - bytes).write(to: volume.appendingPathComponent("filler"))
+    }
+}
+
+struct TmpfsError: Error, CustomStringConvertible {
+    let description: String
+}
