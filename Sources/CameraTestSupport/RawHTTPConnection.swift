@@ -176,6 +176,15 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one call
         }
     }
 
+    /// Whether the server has closed the connection while it was idle (nothing unread): what a
+    /// keep-alive client checks before reusing it. Does not wait.
+    public func closedWhileIdle() -> Bool {
+        guard buffer.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     private func sendRequest(_ method: String, _ target: String, headers: [String: String], body: Data?) throws {
         var head = "\(method) \(target) HTTP/1.1\r\n"
         var headers = headers

@@ -86,7 +86,17 @@ final class ServeProcess: Sendable {
 
     /// A new keep-alive connection to the server (connecting to this machine does not wait).
     func connect() throws -> TestConnection {
-        TestConnection(try RawHTTPConnection(port: port))
+        TestConnection(try RawHTTPConnection(port: port), server: self)
+    }
+
+    /// Whether the process runs (or how it ended) and the end of what it printed: what a failed
+    /// request's error carries, since a connection the server closed says nothing of why.
+    var diagnostics: String {
+        let ending = process.withLock { process in
+            process.isRunning ? "running" : "ended (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+        }
+        let printed = (try? String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+        return "camerasun serve is \(ending); the end of its output:\n" + printed.split(separator: "\n").suffix(20).joined(separator: "\n")
     }
 
     /// Sends Ctrl-C (SIGINT) and returns the exit status, or nil when the process had not ended
@@ -105,17 +115,37 @@ final class ServeProcess: Sendable {
 
 /// A connection to a test's server whose requests each run on a thread of their own; the
 /// connection itself is used under its lock, one request at a time.
+/// Like a browser's, a connection the server closed while idle (the viewfinder closes one that
+/// sends no request within its header timeout, which a test's pause on a loaded machine can pass)
+/// is replaced by a new one before the next request. A failed request's error carries the
+/// server's `diagnostics`.
 final class TestConnection: Sendable {
     private let connection: Locked<RawHTTPConnection>
+    private let server: ServeProcess
 
-    init(_ connection: sending RawHTTPConnection) {
+    init(_ connection: sending RawHTTPConnection, server: ServeProcess) {
         self.connection = Locked(connection)
+        self.server = server
     }
 
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) async throws
         -> RawHTTPConnection.Response {
-        try await onOwnThread { [self] in
-            try self.connection.withLock { try $0.request(method, path, headers: headers, body: body) }
+        try await onConnection { try $0.request(method, path, headers: headers, body: body) }
+    }
+
+    /// Runs `body` on the connection on a thread of its own, on a new connection if it starts a
+    /// request and the server closed the idle one; its error comes back with the server's diagnostics.
+    private func onConnection<T: Sendable>(startsRequest: Bool = true,
+                                           _ body: @escaping @Sendable (RawHTTPConnection) throws -> T) async throws -> T {
+        do {
+            return try await onOwnThread { [self] in
+                try self.connection.withLock { connection in
+                    if startsRequest, connection.closedWhileIdle() { connection = try RawHTTPConnection(port: server.port) }
+                    return try body(connection)
+                }
+            }
+        } catch {
+            throw ServeFailure("\(error)\n\(server.diagnostics)")
         }
     }
 
@@ -140,11 +170,11 @@ final class TestConnection: Sendable {
     }
 
     func openStream(_ path: String) async throws -> RawHTTPConnection.Response {
-        try await onOwnThread { [self] in try self.connection.withLock { try $0.openStream(path) } }
+        try await onConnection { try $0.openStream(path) }
     }
 
     func nextPart() async throws -> RawHTTPConnection.Part {
-        try await onOwnThread { [self] in try self.connection.withLock { try $0.nextPart() } }
+        try await onConnection(startsRequest: false) { try $0.nextPart() }
     }
 }
 
