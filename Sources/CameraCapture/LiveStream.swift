@@ -53,8 +53,8 @@ final class LiveStream: @unchecked Sendable {
     private var statusNow: Status {
         var status = current
         status.droppedFrames = handOffDrops + queue.droppedFrames
-        (status.droppedGroups, status.queueHighWaterBytes, status.queueHighWaterDuration) =
-            (queue.droppedGroups, queue.highWaterBytes, queue.highWaterDuration)
+        (status.droppedGroups, status.queuedDuration, status.queueHighWaterBytes, status.queueHighWaterDuration) =
+            (queue.droppedGroups, queue.duration, queue.highWaterBytes, queue.highWaterDuration)
         return status
     }
 
@@ -166,7 +166,7 @@ final class LiveStream: @unchecked Sendable {
         var attempt = 0
         while true {
             do throws(MovieError) {
-                let publisher = try FLVPublisher(url: url, parameters: parameters, timeout: settings.timeout)
+                let publisher = try FLVPublisher(url: url, parameters: parameters, bitRate: settings.bitRate, timeout: settings.timeout)
                 connected(attempt: attempt)
                 backoff.reset()
                 try sendQueued(through: publisher)

@@ -42,6 +42,8 @@ public final class LiveStreamOutput: CaptureOutput {
         public var droppedGroups = 0
         /// Connections made again after one was lost.
         public var reconnects = 0
+        /// Seconds of media waiting in the send queue now: the latency it adds.
+        public var queuedDuration = 0.0
         /// The most the send queue held: bytes, and seconds of media (the latency it added).
         public var queueHighWaterBytes = 0
         public var queueHighWaterDuration = 0.0

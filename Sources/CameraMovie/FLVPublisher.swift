@@ -4,6 +4,10 @@ internal import CFFmpeg
 /// publishes and writes the FLV header with the sequence headers (`flvflags=no_duration_filesize`:
 /// a live stream has neither); packets go out interleaved by time. Every read and write on the
 /// socket gives up after `timeout` seconds (`rw_timeout`), so a stalled or dead link is noticed.
+/// The socket's send buffer holds half a second of the stream (`sendBufferBytes`): enough to keep a
+/// link with a round trip of up to half a second full, and small enough that a link slower than
+/// the stream makes the writes wait, so the send queue — which drops whole groups of pictures —
+/// sees it, instead of the kernel's buffer growing to megabytes of latency.
 /// Used from one thread at a time.
 public final class FLVPublisher {
     private let format: UnsafeMutablePointer<AVFormatContext>
@@ -11,8 +15,8 @@ public final class FLVPublisher {
     private let parameters: LiveStreamParameters
     private var finished = false
 
-    /// Connects to `url` and writes the stream's header from `parameters`.
-    public init(url: LiveStreamURL, parameters: LiveStreamParameters, timeout: Double) throws(MovieError) {
+    /// Connects to `url` and writes the header of a stream of `bitRate` bits a second from `parameters`.
+    public init(url: LiveStreamURL, parameters: LiveStreamParameters, bitRate: Int, timeout: Double) throws(MovieError) {
         (self.url, self.parameters) = (url, parameters)
         FFmpegLog.quiet
         var format: UnsafeMutablePointer<AVFormatContext>?
@@ -33,6 +37,7 @@ public final class FLVPublisher {
         var options: OpaquePointer?
         av_dict_set(&options, "rw_timeout", "\(Int(timeout * 1_000_000))", 0)
         av_dict_set(&options, "tcp_nodelay", "1", 0)
+        av_dict_set(&options, "send_buffer_size", "\(Self.sendBufferBytes(bitRate: bitRate))", 0)
         let opened = avio_open2(&format.pointee.pb, url.url, AVIO_FLAG_WRITE, nil, &options)
         av_dict_free(&options)
         guard opened >= 0 else {
@@ -45,6 +50,11 @@ public final class FLVPublisher {
         guard written >= 0 else {
             throw .ffmpeg("publishing to \(url.masked)", written, advice: "check that the server accepts the app \(url.app) and this stream key")
         }
+    }
+
+    /// Half a second of a stream of `bitRate` bits a second, at least 64 KiB.
+    static func sendBufferBytes(bitRate: Int) -> Int {
+        max(64 << 10, bitRate / 8 / 2)
     }
 
     deinit {

@@ -53,10 +53,7 @@ public struct LiveSendQueue: Sendable {
         let packet = packets[head]
         head += 1
         bytes -= packet.bytes.count
-        if head > 256, head * 2 > packets.count {
-            packets.removeFirst(head)
-            head = 0
-        }
+        releaseTaken()
         return packet
     }
 
@@ -80,5 +77,14 @@ public struct LiveSendQueue: Sendable {
         droppedGroups += 1
         bytes -= dropped.reduce(0) { $0 + $1.bytes.count }
         head = next
+        releaseTaken()
+    }
+
+    /// Frees the packets before `head` (sent or dropped) once they are most of the array, so the
+    /// memory held stays within the bounds however long the link is stalled.
+    private mutating func releaseTaken() {
+        guard head > 256, head * 2 > packets.count else { return }
+        packets.removeFirst(head)
+        head = 0
     }
 }

@@ -16,11 +16,16 @@ enum StreamCommand {
         let bitrateKbps: Int
         let sentFrames: Int
         let droppedFrames: Int
+        /// Groups of pictures dropped for a slow link.
+        let droppedGroups: Int
+        /// Seconds of media waiting to be sent: the latency the link adds, bounded by the send queue.
+        let queuedSeconds: Double
         let reconnects: Int
 
         init(_ status: LiveStreamOutput.Status) {
             (state, bitrateKbps, sentFrames) = (status.state.rawValue, status.bitRate / 1000, status.sentFrames)
-            (droppedFrames, reconnects) = (status.droppedFrames, status.reconnects)
+            (droppedFrames, droppedGroups, queuedSeconds, reconnects) =
+                (status.droppedFrames, status.droppedGroups, (status.queuedDuration * 100).rounded() / 100, status.reconnects)
         }
     }
 

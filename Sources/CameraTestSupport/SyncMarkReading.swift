@@ -25,9 +25,7 @@ public struct SyncMarkReading: Sendable {
         }
         // Each frame's own time from the file: a frame the encoder could not keep up with is missing,
         // so a frame's index is not its time.
-        let times = String(decoding: try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                                      "frame=pts_time", "-of", "csv=p=0", path]).output, as: UTF8.self)
-            .split(whereSeparator: \.isNewline).compactMap { Double($0.split(separator: ",").first ?? "") }
+        let times = try videoFrameTimes(of: path)
         guard times.count == levels.count else { throw Failure(description: "\(times.count) frame times for \(levels.count) frames in \(path)") }
         // The tone curve squeezes the stop into a few levels of a bright picture: a flash frame
         // stands above both its neighbours, where the AE's own moves are gradual.

@@ -13,15 +13,6 @@ struct FileSourceEndToEndTests {
         return (try #require(asset["path"] as? String), try #require(asset["frames"] as? Int))
     }
 
-    /// Each video frame's presentation time in seconds, as ffprobe reads them.
-    static func frameTimes(of path: String) throws -> [Double] {
-        let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
-                                                      "-of", "csv=p=0", path])
-        return String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap {
-            Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
-        }
-    }
-
     /// `meter --source file:PATH --frames N --no-realtime --json`: each report's frame number and pts.
     static func meter(_ path: String, frames: Int) async throws -> [(frame: Int, pts: Double)] {
         let result = try await CameraSunBinary.run(["meter", "--source", "file:\(path)", "--frames", "\(frames)", "--no-realtime", "--json"],
@@ -37,7 +28,7 @@ struct FileSourceEndToEndTests {
     func recordingPlaysBack() async throws {
         try await withScratchDirectory { directory in
             let take = try await Self.recordedTake(into: directory.appendingPathComponent("Library").path)
-            let times = try Self.frameTimes(of: take.path)
+            let times = try videoFrameTimes(of: take.path)
             #expect(times.count == take.frames, "ffprobe reads \(times.count) frames of the take's \(take.frames)")
             let reports = try await Self.meter(take.path, frames: take.frames + 3)
             try #require(reports.count == take.frames + 3)
