@@ -31,6 +31,9 @@ final class LiveStream: @unchecked Sendable {
     private var handOffDrops = 0
     private var current = Status()
     private var over = false
+    private let started = ContinuousClock.now
+    /// Seconds from start to the end, once over.
+    private var lasted: Double?
     private var stopWaiters: [CheckedContinuation<Status, Never>] = []
 
     // Used only on the encoding queue.
@@ -52,6 +55,7 @@ final class LiveStream: @unchecked Sendable {
     /// The status with the queue's counts, under the lock.
     private var statusNow: Status {
         var status = current
+        status.elapsed = lasted ?? (ContinuousClock.now - started).seconds
         status.droppedFrames = handOffDrops + queue.droppedFrames
         (status.droppedGroups, status.queuedDuration, status.queueHighWaterBytes, status.queueHighWaterDuration) =
             (queue.droppedGroups, queue.duration, queue.highWaterBytes, queue.highWaterDuration)
@@ -164,9 +168,11 @@ final class LiveStream: @unchecked Sendable {
         guard let parameters = waitForParameters() else { return end(.stopped, event: .stopped) }
         var backoff = ReconnectBackoff(seed: UInt64.random(in: 0...UInt64.max))
         var attempt = 0
+        var firstConnected: ContinuousClock.Instant?
         while true {
             do throws(MovieError) {
                 let publisher = try FLVPublisher(url: url, parameters: parameters, bitRate: settings.bitRate, timeout: settings.timeout)
+                if attempt == 0 { firstConnected = .now }
                 connected(attempt: attempt)
                 backoff.reset()
                 try sendQueued(through: publisher)
@@ -174,7 +180,10 @@ final class LiveStream: @unchecked Sendable {
                 let error = locked { encodingError }
                 return end(error == nil ? .stopped : .failed, event: error.map { .failed($0) } ?? .stopped)
             } catch {
-                guard attempt > 0 || locked({ current.state == .live }) else { return end(.failed, event: .failed(error)) }
+                if attempt == 0 {
+                    guard let firstConnected else { return end(.failed, event: .failed(error)) }
+                    if let refusal = refusal(lasting: ContinuousClock.now - firstConnected, error) { return end(.failed, event: .failed(refusal)) }
+                }
                 let delay = backoff.next()
                 locked { (current.state, current.lastError, current.bitRate) = (.reconnecting, error.message, 0) }
                 publish(.disconnected(error, retryAfter: delay))
@@ -182,6 +191,16 @@ final class LiveStream: @unchecked Sendable {
                 if waitWhileRunning(seconds: delay) { return end(.stopped, event: .stopped) }
             }
         }
+    }
+
+    /// The error for a first connection the server closed `lasting` after it was made, when that is
+    /// within the timeout: a server refusing the key (nginx-rtmp's `deny publish`, a CDN's wrong key)
+    /// takes the publish and closes the connection, which trying again cannot mend. Nil when the
+    /// stream had been up longer: a lost server, tried again.
+    private func refusal(lasting: Duration, _ error: MovieError) -> MovieError? {
+        guard lasting < .seconds(settings.timeout) else { return nil }
+        return MovieError("the server at \(url.host):\(url.port) closed the stream \(String(format: "%.1f", lasting.seconds)) s after it was "
+            + "published — check the app (\(url.app)) and the stream key: the server may refuse them (\(error.message))")
     }
 
     /// The stream's parameters once the first frame made the encoders; nil when it stopped before.
@@ -240,7 +259,8 @@ final class LiveStream: @unchecked Sendable {
 
     private func end(_ state: LiveStreamOutput.State, event: Event) {
         let (final, waiters) = locked { () -> (Status, [CheckedContinuation<Status, Never>]) in
-            (over, accepting, current.state) = (true, false, state)
+            (over, accepting, current.state, lasted) = (true, false, state, (ContinuousClock.now - started).seconds)
+            if case .failed(let error) = event { current.lastError = error.message }
             defer { stopWaiters = [] }
             return (statusNow, stopWaiters)
         }

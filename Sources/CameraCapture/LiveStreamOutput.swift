@@ -27,8 +27,10 @@ public final class LiveStreamOutput: CaptureOutput {
         case idle, connecting, live, reconnecting, stopped, failed
     }
 
-    /// A stream's progress.
-    public struct Status: Sendable, Equatable {
+    /// A stream's progress. Its JSON form is what `camerasun stream --json` prints each second and
+    /// `/state`'s `live` shows (CLI.md): state, url, bitrateKbps, sentFrames, droppedFrames,
+    /// droppedGroups, queuedSeconds, reconnects, elapsed and error.
+    public struct Status: Sendable, Equatable, Encodable {
         public var state = State.idle
         /// The server's URL, its stream key masked.
         public var url: String?
@@ -49,6 +51,26 @@ public final class LiveStreamOutput: CaptureOutput {
         public var queueHighWaterDuration = 0.0
         /// The last connection error.
         public var lastError: String?
+        /// Seconds since the stream was started.
+        public var elapsed = 0.0
+
+        private enum CodingKeys: String, CodingKey {
+            case state, url, bitrateKbps, sentFrames, droppedFrames, droppedGroups, queuedSeconds, reconnects, elapsed, error
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state.rawValue, forKey: .state)
+            try container.encode(url, forKey: .url)
+            try container.encode(bitRate / 1000, forKey: .bitrateKbps)
+            try container.encode(sentFrames, forKey: .sentFrames)
+            try container.encode(droppedFrames, forKey: .droppedFrames)
+            try container.encode(droppedGroups, forKey: .droppedGroups)
+            try container.encode((queuedDuration * 100).rounded() / 100, forKey: .queuedSeconds)
+            try container.encode(reconnects, forKey: .reconnects)
+            try container.encode((elapsed * 10).rounded() / 10, forKey: .elapsed)
+            try container.encode(lastError, forKey: .error)
+        }
     }
 
     /// What happens to a stream, in order.
@@ -100,6 +122,9 @@ public final class LiveStreamOutput: CaptureOutput {
 
     /// The events of streams from now on.
     public var events: AsyncStream<Event> { subscribers.subscribe() }
+
+    /// Whether a stream runs: started, and not yet stopped or failed.
+    public var isStreaming: Bool { current.withLock { $0 }.map { !$0.isOver } ?? false }
 
     public var status: Status { current.withLock { $0 }?.status ?? lastStatus.withLock { $0 } }
 

@@ -117,9 +117,9 @@ enum HelpCommand {
         A lost server is reconnected (after 2 s, then 1.5 times longer, at most 5 s apart), each
         new connection starting on a keyframe; a link slower than the bitrate drops whole groups
         of pictures, counted. A status line shows the state, bitrate, frames sent and dropped and
-        the reconnects; --json prints {state, bitrateKbps, sentFrames, droppedFrames, droppedGroups,
-        queuedSeconds (media waiting to be sent, at most 2 s), reconnects} each second and once at
-        the end. --record also records the camera into the library. The stream key is never
+        the reconnects; --json prints {state, url, bitrateKbps, sentFrames, droppedFrames,
+        droppedGroups, queuedSeconds (media waiting to be sent, at most 2 s), reconnects, elapsed,
+        error} each second and once at the end. --record also records the camera into the library. The stream key is never
         printed. A live microphone (--audio alsa:) is not streamed yet.
         """,
         "devices": """

@@ -8,27 +8,9 @@ import PhotoLibrary
 /// `camerasun stream --to rtmp://HOST[:PORT]/APP/KEY`: pushes the camera live to a streaming
 /// server until Ctrl-C, SIGTERM or `--duration` (CLI.md), surviving a lost server (it reconnects)
 /// and a slow link (whole groups of pictures are dropped, and counted). `--record` keeps a take of
-/// the same camera in the library beside it.
+/// the same camera in the library beside it. `--json` prints the stream's status
+/// (`LiveStreamOutput.Status`) each second and once at the end.
 enum StreamCommand {
-    /// One `--json` line a second (CLI.md).
-    struct StatusReport: Encodable {
-        let state: String
-        let bitrateKbps: Int
-        let sentFrames: Int
-        let droppedFrames: Int
-        /// Groups of pictures dropped for a slow link.
-        let droppedGroups: Int
-        /// Seconds of media waiting to be sent: the latency the link adds, bounded by the send queue.
-        let queuedSeconds: Double
-        let reconnects: Int
-
-        init(_ status: LiveStreamOutput.Status) {
-            (state, bitrateKbps, sentFrames) = (status.state.rawValue, status.bitRate / 1000, status.sentFrames)
-            (droppedFrames, droppedGroups, queuedSeconds, reconnects) =
-                (status.droppedFrames, status.droppedGroups, (status.queuedDuration * 100).rounded() / 100, status.reconnects)
-        }
-    }
-
     static let reportInterval = Duration.seconds(1)
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
@@ -96,7 +78,7 @@ enum StreamCommand {
             if !json { terminal.print("saved \(asset.id): \(saved.path)") }
         }
         if let failure { throw failure }
-        if json { return try terminal.json(StatusReport(final)) }
+        if json { return try terminal.json(final) }
         terminal.print(summary(final))
     }
 
@@ -121,7 +103,7 @@ enum StreamCommand {
                 let start = ContinuousClock.now
                 while duration.map({ ContinuousClock.now - start < .seconds($0) }) ?? true {
                     try await Task.sleep(for: reportInterval)
-                    if json { try terminal.json(StatusReport(live.status)) }
+                    if json { try terminal.json(live.status) }
                     if onTerminal { terminal.status(statusLine(live.status)) }
                 }
             }

@@ -164,7 +164,8 @@ import Testing
                 let session = try await Self.session(stream, beside: movie)
                 try await session.start()
                 try movie.startRecording(to: take, limits: MovieRecording.Limits())
-                try await Self.push(stream, to: server.url(key: "cam1"), frames: 60)
+                // Up longer than the 5 s timeout: a server lost sooner after the first connection counts as refusing the stream.
+                try await Self.push(stream, to: server.url(key: "cam1"), frames: 180)
                 try await server.kill()
                 // The outage itself, as the acceptance stages it: the server is away for 5 s.
                 try await Task.sleep(for: .seconds(5))

@@ -18,9 +18,12 @@ struct StreamEndToEndTests {
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             }
             #expect(reports.count >= 3, "\(result.stdout)")
-            #expect(reports.allSatisfy { Set($0.keys) == ["state", "bitrateKbps", "sentFrames", "droppedFrames", "droppedGroups", "queuedSeconds", "reconnects"] }, "\(reports)")
+            #expect(reports.allSatisfy { Set($0.keys) == ["state", "url", "bitrateKbps", "sentFrames", "droppedFrames", "droppedGroups", "queuedSeconds",
+                                                         "reconnects", "elapsed", "error"] }, "\(reports)")
             let final = try #require(reports.last)
             #expect(final["state"] as? String == "stopped" && final["reconnects"] as? Int == 0, "\(final)")
+            #expect(final["url"] as? String == "rtmp://127.0.0.1:\(server.port)/live/****" && final["error"] is NSNull, "\(final)")
+            #expect(((final["elapsed"] as? NSNumber)?.doubleValue ?? 0) >= 3, "\(final)")
             let sent = try #require(final["sentFrames"] as? Int)
             #expect(sent >= 80, "\(final)")
             #expect(try await eventually { server.publishesEnded() >= 1 })
@@ -98,6 +101,16 @@ struct StreamEndToEndTests {
         let result = try await CameraSunBinary.run(["stream"] + flags)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderr.hasPrefix("camerasun: error: ") && result.stderr.contains(named), "\(result.stderr)")
+    }
+
+    @Test("a key the server refuses is a runtime error saying to check the app and the key, the key masked")
+    func refusedKey() async throws {
+        try await withNginxRTMP { server in
+            let result = try await CameraSunBinary.run(["stream", "--to", server.refusedURL(key: "secret"), "--duration", "20"] + Self.small,
+                                                       timeout: 120)
+            #expect(result.exitCode == 1, "\(result)")
+            #expect(result.stderr.contains("check the app (refused) and the stream key") && !result.stderr.contains("secret"), "\(result.stderr)")
+        }
     }
 
     @Test("a server that is not there is a runtime error naming it and what to check")

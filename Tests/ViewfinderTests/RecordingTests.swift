@@ -105,7 +105,8 @@ extension ServerTests {
             #expect(state.status == 200 && state.object["recording"] is NSNull)
             let refused = try await camera.json("POST", "/api/record", #"{"action":"start"}"#)
             #expect(refused.status == 409)
-            #expect(refused.error == "the camera runs at 65x48, and H.264 records even widths and heights only — choose an even --width and --height to record")
+            #expect(refused.error == "the camera runs at 65x48, and H.264 takes even widths and heights only — choose an even --width and --height "
+                + "to record or stream")
             await camera.stop()
         }
 

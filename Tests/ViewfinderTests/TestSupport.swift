@@ -70,6 +70,16 @@ final class FakeBackend: ViewfinderBackend {
         return Data(#"{"id":"2","kind":"movie"}"#.utf8)
     }
 
+    func startLive(url: String, bitrateKbps: Int?) async throws -> Data {
+        record("live start \(url) \(bitrateKbps.map { "\($0) kb/s" } ?? "default bitrate")")
+        return Data(#"{"state":"connecting"}"#.utf8)
+    }
+
+    func stopLive() async throws -> Data {
+        record("live stop")
+        return Data(#"{"state":"stopped"}"#.utf8)
+    }
+
     func library() async throws -> Data { Data(#"{"assets":[{"id":"1"}]}"#.utf8) }
 
     func libraryFile(id: String) async throws -> ServedFile {

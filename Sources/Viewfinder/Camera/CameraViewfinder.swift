@@ -36,7 +36,7 @@ public final class CameraViewfinder: Sendable {
         public var formatFallback: String?
         /// Where the photos are taken, written into their EXIF; nil leaves it out.
         public var location: GPSLocation?
-        /// The sound recorded with takes; nil records video only.
+        /// The sound recorded with takes and streamed live; nil records and streams video only.
         public var microphone: SimulatedMicrophone?
         /// Where `/sounds/NAME` finds the user's sounds.
         public var sounds: SoundFolder
@@ -115,11 +115,9 @@ public final class CameraViewfinder: Sendable {
                                filters: configuration.filters)
         }
         let backend = SessionBackend(
-            cameras: cameras,
-            recording: recording.map { .success($0) } ?? .failure(.conflict("the camera runs at \(size), and H.264 "
-                + "records even widths and heights only — choose an even --width and --height to record")),
-            library: library, pipeline: pipeline, formatFallback: configuration.formatFallback,
-            location: configuration.location)
+            cameras: cameras, recording: recording.map { .success($0) } ?? .failure(SessionBackend.cannotEncode(size)),
+            sound: configuration.microphone.map { .simulated($0) }, library: library, pipeline: pipeline,
+            formatFallback: configuration.formatFallback, location: configuration.location)
         let frames = cameras.preview.frames(), insets = cameras.inset?.frames(), sessionEvents = session.deviceEvents()
         let movieEvents = cameras.movie?.events
         try await session.start()
@@ -190,10 +188,11 @@ public final class CameraViewfinder: Sendable {
         try await pipeline.monitor.firstFrame()
     }
 
-    /// Saves a take still recording (into the library, `reason` its stop reason), then stops the
-    /// server (ending every stream) and the session.
+    /// Saves a take still recording (into the library, `reason` its stop reason) and ends a live
+    /// stream, then stops the server (ending every stream) and the session.
     public func stop(reason: MovieRecording.StopReason = .stopped) async {
         if let recorder = backend.recorder, recorder.output.status.isRecording { _ = try? await recorder.stop(reason: reason) }
+        if let live = backend.cameras.live, live.isStreaming { await live.stop() }
         server.stop()
         await session.stop()
     }

@@ -8,12 +8,14 @@ import PhotoLibrary
 /// The viewfinder's camera side over a running `CaptureSession`: `/state` from the newest preview
 /// frame, the controls as `device.configure` transactions on the main camera (the session's 3A
 /// engine carries them out from the next frame), the switch between two cameras, photos from the
-/// main camera's `PhotoOutput` and takes (`ViewfinderRecorder`) into the `PhotoLibrary`, and the
-/// library's files by catalogued id. Values the device refuses are 400s that name the range.
+/// main camera's `PhotoOutput` and takes (`ViewfinderRecorder`) into the `PhotoLibrary`, the live
+/// stream, and the library's files by catalogued id. Values the device refuses are 400s that name the range.
 public final class SessionBackend: ViewfinderBackend {
     let cameras: ViewfinderCameras
     /// The takes, or the 409 that says why the camera's format cannot be recorded.
     let recording: Result<ViewfinderRecorder, HTTPError>
+    /// The sound streamed live beside the pictures; nil streams video only.
+    let sound: MovieSound?
     let library: PhotoLibrary
     let pipeline: PreviewPipeline
     /// The zoom ramp in progress, cancelled by the next zoom command.
@@ -25,10 +27,11 @@ public final class SessionBackend: ViewfinderBackend {
     /// Each camera's interruption now (by `uniqueID`), followed from the session's events (`record`).
     private let interruptions = Locked<[String: InterruptionReason]>([:])
 
-    init(cameras: ViewfinderCameras, recording: Result<ViewfinderRecorder, HTTPError>, library: PhotoLibrary,
+    init(cameras: ViewfinderCameras, recording: Result<ViewfinderRecorder, HTTPError>, sound: MovieSound?, library: PhotoLibrary,
          pipeline: PreviewPipeline, formatFallback: String?, location: GPSLocation?) {
         self.cameras = cameras
         self.recording = recording
+        self.sound = sound
         self.library = library
         self.pipeline = pipeline
         self.formatFallback = formatFallback
@@ -50,10 +53,10 @@ public final class SessionBackend: ViewfinderBackend {
 
     /// The state now, or nil before the first preview frame.
     public var currentState: ViewfinderState? {
-        let interruption = interruption, recording = recorder.map { RecordingState($0.output.status) }
+        let interruption = interruption, recording = recorder.map { RecordingState($0.output.status) }, live = cameras.live?.status
         return pipeline.monitor.latest.map {
             ViewfinderState($0, device: device, camera: cameras.state, interruption: interruption, formatFallback: formatFallback,
-                            recording: recording)
+                            recording: recording, live: live)
         }
     }
 

@@ -3,7 +3,8 @@ import CameraCore
 import HTTPServer
 
 /// The viewfinder's camera, or its two (a back and a front one, AVCaptureMultiCamSession's idea),
-/// in one `CaptureSession`: the main camera feeds the preview and the movie; the other feeds the
+/// in one `CaptureSession`: the main camera feeds the preview, the movie and the live stream (which
+/// goes on across a switch: both cameras run at one size); the other feeds the
 /// picture-in-picture inset. Each camera feeds its own photo output, never mirrored (photos show
 /// the scene as it is, as phones do), while a front camera's preview is (its connection mirrors
 /// automatically).
@@ -28,19 +29,22 @@ final class ViewfinderCameras: Sendable {
     let previewConnection: CaptureConnection
     /// The other camera's small preview, drawn into the main one's corner; nil with one camera.
     let inset: PreviewOutput?
-    /// Takes from the main camera; nil when its size cannot be recorded (H.264 4:2:0 needs even sides).
+    /// Takes from the main camera, and its live stream; nil when its size cannot be encoded (H.264
+    /// 4:2:0 needs even sides).
     let movie: MovieFileOutput?
+    let live: LiveStreamOutput?
     /// Which of `cameras` feeds the preview.
     private let mainIndex = Locked(0)
 
     private init(session: CaptureSession, cameras: [Camera], preview: PreviewOutput, previewConnection: CaptureConnection,
-                 inset: PreviewOutput?, movie: MovieFileOutput?) {
+                 inset: PreviewOutput?, movie: MovieFileOutput?, live: LiveStreamOutput?) {
         self.session = session
         self.cameras = cameras
         self.preview = preview
         self.previewConnection = previewConnection
         self.inset = inset
         self.movie = movie
+        self.live = live
     }
 
     /// `main` (and `second`) configured in `session`, with a preview fitting `previewSize` at
@@ -60,18 +64,20 @@ final class ViewfinderCameras: Sendable {
             try PreviewOutput(maximumSize: PixelSize(width: max(2, shown.width / 4), height: max(2, shown.height / 4)),
                               maximumFrameRate: previewFrameRate)
         }
-        let movie = size.width % 2 == 0 && size.height % 2 == 0 ? MovieFileOutput() : nil
+        let encodable = size.width % 2 == 0 && size.height % 2 == 0
+        let (movie, live) = encodable ? (MovieFileOutput(), LiveStreamOutput()) : (nil, nil)
         var previewConnection: CaptureConnection?
         try await session.configure { config in
             for camera in cameras { try config.add(camera.input) }
             previewConnection = try config.add(preview, from: cameras[0].input)
             for camera in cameras { try config.add(camera.photos, from: camera.input).isVideoMirrored = false }
             if let movie { try config.add(movie, from: cameras[0].input) }
+            if let live { try config.add(live, from: cameras[0].input) }
             if let inset { try config.add(inset, from: cameras[1].input) }
         }
         // The preview is in the configuration just committed, so it has a connection.
         return ViewfinderCameras(session: session, cameras: cameras, preview: preview, previewConnection: previewConnection!,
-                                 inset: inset, movie: movie)
+                                 inset: inset, movie: movie, live: live)
     }
 
     /// The camera feeding the preview, the movie and the photos.
@@ -102,9 +108,10 @@ final class ViewfinderCameras: Sendable {
                 + "stop it (POST /api/record {\"action\":\"stop\"}) before switching cameras")
         }
         let (main, other) = (cameras[target], cameras[1 - target])
-        try await session.configure { [preview, movie, inset] config in
+        try await session.configure { [preview, movie, live, inset] config in
             try config.connect(preview, to: main.input)
             if let movie { try config.connect(movie, to: main.input) }
+            if let live { try config.connect(live, to: main.input) }
             if let inset { try config.connect(inset, to: other.input) }
         }
         // Read back from the session, which applies configurations one at a time: racing switches

@@ -76,6 +76,9 @@ public struct ViewfinderState: Sendable, Encodable {
     public let formatFallback: String?
     /// The take's progress (`isRecording` false between takes), or null when the camera cannot record.
     let recording: RecordingState?
+    /// The live stream's status (`LiveStreamOutput.Status`: state idle before the first), or null
+    /// when the camera cannot be streamed.
+    let live: LiveStreamOutput.Status?
 
     /// `camera`: the main camera's `position` (back, front, external or unspecified) and `pip`,
     /// the position of the camera shown in the inset, null with one camera.
@@ -102,9 +105,10 @@ public struct ViewfinderState: Sendable, Encodable {
     }
 
     /// The state shown for `reading` on `device` (the main `camera`), while the session is
-    /// interrupted for `interruption` (or not), with the format chosen for `formatFallback`, while `recording`.
+    /// interrupted for `interruption` (or not), with the format chosen for `formatFallback`, while
+    /// `recording` and `live`.
     init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, camera: Camera, interruption: InterruptionReason?,
-         formatFallback: String?, recording: RecordingState?) {
+         formatFallback: String?, recording: RecordingState?, live: LiveStreamOutput.Status?) {
         // What the viewer sees is measured on the picture; the scene's light sources on the sensor's frame.
         let frame = reading.frame, statistics = frame.pictureStatistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
@@ -152,6 +156,7 @@ public struct ViewfinderState: Sendable, Encodable {
         self.interruption = interruption?.rawValue
         self.formatFallback = formatFallback
         self.recording = recording
+        self.live = live
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -159,11 +164,11 @@ public struct ViewfinderState: Sendable, Encodable {
         case iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
         case device, format, camera, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
-        case formatFallback, recording
+        case formatFallback, recording, live
     }
 
     /// Every key is present; `exposurePoint`, `subjectRegion`, `torch`, `watchdog`, `interruption`,
-    /// `formatFallback` and `recording` are null when they have no value.
+    /// `formatFallback`, `recording` and `live` are null when they have no value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(frame, forKey: .frame)
@@ -206,6 +211,7 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(interruption, forKey: .interruption)
         try container.encode(formatFallback, forKey: .formatFallback)
         try container.encode(recording, forKey: .recording)
+        try container.encode(live, forKey: .live)
     }
 
     private static func name(of state: FocusState) -> String {

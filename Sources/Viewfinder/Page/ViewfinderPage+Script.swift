@@ -2,7 +2,7 @@ extension ViewfinderPage {
     /// The page's script: live state from `/events` (polling `/state` while the events are silent),
     /// tap to meter, hold to lock, the EV slider, shutter and flash, metering, zoom, anti-flicker, white
     /// balance, torch and display toggles, a banner for an interruption or the exposure watchdog, and
-    /// `captureScript` (video, the library, sounds). Every
+    /// `captureScript` (video, the library, sounds) and `liveScript` (Go live). Every
     /// request carries the same-origin cookie that the server set from `?token=`; API errors show
     /// their JSON `error` text in a toast. `ViewfinderPage` lists the server extensions it uses.
     static let script = #"""
@@ -128,6 +128,7 @@ extension ViewfinderPage {
             renderSubject(next);
             renderAlert(next);
             renderRecording(next);
+            renderLive(next);
             drawHistogram();
           }
 
@@ -363,6 +364,7 @@ extension ViewfinderPage {
           }
 
         \#(captureScript)
+        \#(liveScript)
           const viewport = $('viewport');
           viewport.addEventListener('pointerdown', startPress);
           viewport.addEventListener('pointermove', movePress);

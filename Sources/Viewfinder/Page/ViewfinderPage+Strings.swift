@@ -76,6 +76,18 @@ extension ViewfinderPage {
         "close": Phrase(en: "Close", zh: "关闭"),
         "noAssets": Phrase(en: "No photos or movies yet", zh: "还没有照片或视频"),
         "sounds": Phrase(en: "Sounds", zh: "声音"),
+        "liveLabel": Phrase(en: "Live stream", zh: "直播"),
+        "liveURL": Phrase(en: "Streaming server URL with the stream key", zh: "推流地址（含串流密钥）"),
+        "goLive": Phrase(en: "Go live", zh: "开始直播"),
+        "endLive": Phrase(en: "End live", zh: "结束直播"),
+        "liveNeedsURL": Phrase(en: "Enter the server's rtmp:// URL with the stream key first", zh: "请先输入含串流密钥的 rtmp:// 推流地址"),
+        "liveConnecting": Phrase(en: "Connecting", zh: "连接中"),
+        "liveOn": Phrase(en: "● LIVE", zh: "● 直播中"),
+        "liveReconnecting": Phrase(en: "Reconnecting", zh: "重新连接中"),
+        "liveStopped": Phrase(en: "Ended", zh: "已结束"),
+        "liveFailed": Phrase(en: "Live stream failed", zh: "直播失败"),
+        "liveDropped": Phrase(en: "dropped", zh: "帧丢弃"),
+        "liveReconnects": Phrase(en: "reconnects", zh: "次重连"),
     ]
 
     /// `{"en":{key:label,…},"zh":{…}}`, the dictionary the script reads.

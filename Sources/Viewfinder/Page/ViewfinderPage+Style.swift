@@ -127,6 +127,10 @@ extension ViewfinderPage {
           display: grid; place-items: center; cursor: pointer; }
         #record span { width: 58px; height: 58px; border-radius: 50%; background: var(--danger); transition: all 0.15s; }
         #record[aria-pressed="true"] span { width: 30px; height: 30px; border-radius: 6px; }
+        #liveURL { flex: 1 1 14em; min-width: 10em; font: inherit; }
+        #liveStatus { font-variant-numeric: tabular-nums; align-self: center; }
+        #liveStatus[data-state="live"] { color: #ff5a52; }
+        #liveStatus[data-state="failed"], #liveStatus[data-state="reconnecting"] { color: #ffcf5a; }
         #recordStatus { font-variant-numeric: tabular-nums; background: rgba(0, 0, 0, 0.55); border-radius: 8px; padding: 2px 8px; color: #fff; }
         #library { position: fixed; inset: 8vh 10vw; overflow: auto; padding: 16px; border-radius: 14px; background: rgba(12, 12, 14, 0.94);
           border: 1px solid var(--card-line); z-index: 5; }

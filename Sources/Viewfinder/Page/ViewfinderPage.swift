@@ -27,7 +27,8 @@ import Foundation
 /// shows `/state`'s `interruption` and `watchdog`. A photo/video switch swaps the shutter for the
 /// record button (`/api/record`, `/state`'s `recording`) without touching the preview; the library
 /// panel lists `/library`, movies by their thumbnails, played in a `<video>` (ranges of
-/// `/library/ID`); the shutter and record sounds come from `/sounds/NAME` or are synthesised.
+/// `/library/ID`); the shutter and record sounds come from `/sounds/NAME` or are synthesised; Go
+/// live pushes the camera to an RTMP server (`/api/live`, `/state`'s `live`).
 public enum ViewfinderPage {
     /// The complete document.
     public static let html = #"""
@@ -115,6 +116,11 @@ public enum ViewfinderPage {
             </div>
             <div class="evLabels"><span data-i18n="dark"></span><span data-i18n="bright"></span></div>
           </section>
+          <div id="liveBar" class="chips" role="group" data-i18n-label="liveLabel" hidden>
+            <input id="liveURL" class="chip" type="url" placeholder="rtmp://host/app/key" spellcheck="false" autocomplete="off" data-i18n-label="liveURL">
+            <button id="liveToggle" type="button" class="chip" aria-pressed="false" data-i18n="goLive"></button>
+            <output id="liveStatus" hidden></output>
+          </div>
           <div id="toast" role="status" aria-live="assertive" hidden></div>
         </footer>
         <nav id="rail" data-i18n-label="controls">

@@ -34,6 +34,11 @@ public protocol ViewfinderBackend: Sendable {
     func startRecording(maxDuration: Double?, watermark: String?) async throws -> Data
     /// Ends the take and returns its library asset's JSON; refused when none runs (409).
     func stopRecording() async throws -> Data
+    /// Pushes the main camera live to `url` (`rtmp://HOST[:PORT]/APP/KEY`) at `bitrateKbps`
+    /// (2500 when nil); returns the stream's status as JSON. A bad URL is a 400, a stream running a 409.
+    func startLive(url: String, bitrateKbps: Int?) async throws -> Data
+    /// Ends the live stream and returns its final status as JSON; refused when none runs (409).
+    func stopLive() async throws -> Data
     /// The library's assets as JSON (`{"assets":[…]}`, oldest first).
     func library() async throws -> Data
     /// The file of the catalogued asset `id`; an unknown id is a 404.

@@ -4,7 +4,7 @@ import HTTPServer
 /// The viewfinder's routes (CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
 /// the MJPEG preview (`?overlay=` picks the feed with those overlays drawn) and the SSE events from
 /// their feeds (which the camera side publishes into), `/state` and `/snapshot`, the `/api/*`
-/// controls, recording, the library (movies in ranges, for `<video>`) and the user's sounds.
+/// controls, recording, the live stream, the library (movies in ranges, for `<video>`) and the user's sounds.
 /// Controls that change settings answer the new `/state`.
 public struct ViewfinderRoutes: Sendable {
     public let backend: any ViewfinderBackend
@@ -65,6 +65,12 @@ public struct ViewfinderRoutes: Sendable {
             switch try request.decodeJSON(RecordingCommand.self) {
             case .start(let maxDuration, let watermark): .json(try await backend.startRecording(maxDuration: maxDuration, watermark: watermark))
             case .stop: .json(try await backend.stopRecording())
+            }
+        }
+        router.add(.post, "/api/live") { request in
+            switch try request.decodeJSON(LiveCommand.self) {
+            case .start(let url, let bitrate): .json(try await backend.startLive(url: url, bitrateKbps: bitrate))
+            case .stop: .json(try await backend.stopLive())
             }
         }
         router.add(.get, "/library") { _ in .json(try await backend.library()) }

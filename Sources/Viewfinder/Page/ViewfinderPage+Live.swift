@@ -1,0 +1,50 @@
+extension ViewfinderPage {
+    /// The script's live part, run inside `script` (sharing its `post`, `toast`, `prefs`, `clock`):
+    /// the Go live control — the server's ingest URL with its stream key (remembered with the other
+    /// preferences), started and ended through `/api/live` — and the stream's status from `/state`'s
+    /// `live`: its state, how long it has run, its bitrate, frames dropped and reconnections, or why
+    /// it failed. Hidden when the camera cannot be streamed (`live` null).
+    static let liveScript = #"""
+          const LIVE_RUNNING = ['connecting', 'live', 'reconnecting'];
+          const liveText = {connecting: text.liveConnecting, live: text.liveOn, reconnecting: text.liveReconnecting, stopped: text.liveStopped};
+          let streaming = false;           // whether a stream runs, as last known
+          let liveBusy = false;            // a start or stop is in flight
+
+          function renderLive(s) {
+            const stream = s.live;
+            $('liveBar').hidden = !stream;
+            if (!stream || liveBusy) return;
+            streaming = LIVE_RUNNING.includes(stream.state);
+            $('liveToggle').setAttribute('aria-pressed', String(streaming));
+            $('liveToggle').textContent = streaming ? text.endLive : text.goLive;
+            $('liveURL').disabled = streaming;
+            const status = $('liveStatus');
+            status.hidden = stream.state === 'idle';
+            status.dataset.state = stream.state;
+            status.textContent = stream.state === 'failed'
+              ? `${text.liveFailed}: ${stream.error ?? ''}`
+              : [liveText[stream.state], clock(stream.elapsed ?? 0), `${stream.bitrateKbps} kb/s`,
+                 `${stream.droppedFrames} ${text.liveDropped}`, `${stream.reconnects} ${text.liveReconnects}`].join(' · ');
+          }
+
+          async function toggleLive() {
+            if (liveBusy) return;
+            const url = $('liveURL').value.trim();
+            if (!streaming && !url) return toast(text.liveNeedsURL);
+            liveBusy = true;
+            if (streaming) {
+              if (await post('/api/live', {action: 'stop'})) streaming = false;
+            } else {
+              prefs.liveURL = url;
+              savePrefs();
+              if (await post('/api/live', {action: 'start', url})) streaming = true;
+            }
+            liveBusy = false;
+            if (state.live) renderLive(state);
+          }
+
+          $('liveURL').value = prefs.liveURL ?? '';
+          $('liveToggle').addEventListener('click', toggleLive);
+
+        """#
+}
