@@ -2,6 +2,7 @@ import CameraAudio
 import CameraCapture
 import CameraCore
 import CameraSimulated
+import CameraTestSupport
 import Foundation
 import HTTPServer
 import PhotoLibrary
@@ -41,6 +42,15 @@ struct BenchViewfinder {
             throw error
         }
         return bench
+    }
+
+    /// Reads `/stream` part by part, as a viewer's page does, until the viewfinder stops.
+    static func watchPreview(port: UInt16) throws {
+        let connection = try RawHTTPConnection(port: port)
+        defer { connection.close() }
+        let head = try connection.openStream("/stream")
+        guard head.status == 200 else { throw BenchmarkError("GET /stream answered \(head.status) — run the benchmark again") }
+        while true { _ = try connection.nextPart() }
     }
 
     /// Stops the viewfinder and its camera.

@@ -25,7 +25,7 @@ enum LiveTakeBenchmark {
         defer { bench.remove() }
         let viewfinder = bench.viewfinder
         let port = viewfinder.server.port
-        let preview = Task { try await onOwnThread { try watchPreview(port: port) } }
+        let preview = Task { try await onOwnThread { try BenchViewfinder.watchPreview(port: port) } }
 
         _ = try await viewfinder.backend.startRecording(maxDuration: nil, watermark: nil)
         let clock = ContinuousClock()
@@ -50,14 +50,5 @@ enum LiveTakeBenchmark {
         let settled = Double(settledResident ?? endResident)
         return Figures(droppedPercent: max(expected - Double(frames), 0) / expected * 100, cores: cpu / wall,
                        residentGrowthPercent: (Double(endResident) - settled) / settled * 100)
-    }
-
-    /// Reads `/stream` part by part, as a viewer's page does, until the viewfinder stops.
-    private static func watchPreview(port: UInt16) throws {
-        let connection = try RawHTTPConnection(port: port)
-        defer { connection.close() }
-        let head = try connection.openStream("/stream")
-        guard head.status == 200 else { throw BenchmarkError("GET /stream answered \(head.status) — run the benchmark again") }
-        while true { _ = try connection.nextPart() }
     }
 }

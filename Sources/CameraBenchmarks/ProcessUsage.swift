@@ -10,6 +10,17 @@ enum ProcessUsage {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// User and system CPU seconds of the running process `pid` so far (`/proc/PID/stat`'s utime
+    /// and stime, in clock ticks); nil once it has ended.
+    static func cpuSeconds(of pid: pid_t) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // The fields after the command's closing parenthesis start with the 3rd, state; utime and stime are the 14th and 15th.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// This process's resident set now, in bytes (`/proc/self/statm`'s second field, in pages).
     static func residentBytes() -> Int {
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""

@@ -52,14 +52,14 @@ public enum RecordBenchmark {
         }
     }
 
-    /// The simulated camera's first `encodedFrames` frames, copied out of its pool.
-    private static func renderFrames() async throws -> [Frame] {
+    /// The simulated camera's first `count` frames at `size` (bgra8, backlit-portrait), copied out of its pool.
+    static func renderFrames(size: PixelSize = size, count: Int = encodedFrames) async throws -> [Frame] {
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: Double(frameRate))
         try camera.startStreaming()
         defer { camera.stopStreaming() }
         var frames: [Frame] = []
-        for _ in 0..<encodedFrames {
+        for _ in 0..<count {
             let frame = try await camera.nextFrame()
             frames.append(Frame(buffer: frame.buffer.copy(), presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
                                 metadata: frame.metadata))

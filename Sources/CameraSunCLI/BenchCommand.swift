@@ -13,7 +13,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, filters or record)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, filters, record or stream)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchmarkProgress(terminal.progress(enabled: !json))
@@ -28,7 +28,9 @@ enum BenchCommand {
             case "filters": benchmarks = try await FilterBenchmark.run(runs: frames ?? 30, progress: progress)
             // --frames counts the live take's seconds here.
             case "record": benchmarks = try await RecordBenchmark.run(seconds: frames ?? 60, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, filters, record")
+            // … and the seconds each push is measured for here.
+            case "stream": benchmarks = try await StreamBenchmark.run(seconds: frames ?? 30, progress: progress)
+            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, filters, record, stream")
             }
         } catch let error as BenchmarkError {
             throw CLIError.runtime(error.message)
