@@ -157,7 +157,13 @@ public final class NginxRTMPServer: Sendable {
             .replacingOccurrences(of: "@ERROR_LOG@", with: errorLog.path)
         try config.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
 
-        let process = try SpawnedProcess(executable, ["-p", folder.path, "-c", "nginx.conf", "-e", errorLog.path], errors: errorLog.path)
+        return try await run(["-p", folder.path, "-c", "nginx.conf", "-e", errorLog.path], listeningOn: port, errorLog: errorLog)
+    }
+
+    /// Runs nginx with `arguments` and waits until `port` accepts connections; throws with the
+    /// error log if nginx exits first or does not listen within 10 s.
+    static func run(_ arguments: [String], listeningOn port: UInt16, errorLog: URL) async throws -> SpawnedProcess {
+        let process = try SpawnedProcess(executable, arguments, errors: errorLog.path)
         let listening = try await eventually(timeout: .seconds(10)) {
             guard process.isRunning else { return true }
             guard let socket = try? LoopbackSocket.connect(to: port) else { return false }
@@ -166,8 +172,9 @@ public final class NginxRTMPServer: Sendable {
         }
         guard listening, process.isRunning else {
             try await process.end(with: SIGKILL)
+            let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "(no error log)"
             throw Failure(description: "nginx did not start listening on 127.0.0.1:\(port) (\(listening ? process.termination : "no connection within 10 s")); "
-                + "its error log:\n\(errorLogText(launch: launch, in: folder))")
+                + "its error log:\n\(log)")
         }
         return process
     }
