@@ -14,13 +14,9 @@ public enum LiveCommand: Equatable, Sendable, Decodable {
         case action, url, bitrate
     }
 
-    private enum Action: String, CaseIterable {
-        case start, stop
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decodeChoice(Action.self, forKey: .action) {
+        switch try container.decodeChoice(StartStopAction.self, forKey: .action) {
         case .start:
             let bitrate = try container.decodeIfPresent(Int.self, forKey: .bitrate)
             if let bitrate, bitrate < Self.minimumBitrate {

@@ -11,13 +11,9 @@ public enum RecordingCommand: Equatable, Sendable, Decodable {
         case action, maxDuration, watermark
     }
 
-    private enum Action: String, CaseIterable {
-        case start, stop
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decodeChoice(Action.self, forKey: .action) {
+        switch try container.decodeChoice(StartStopAction.self, forKey: .action) {
         case .start:
             let maxDuration = try container.decodeIfPresent(Double.self, forKey: .maxDuration)
             if let maxDuration, !(maxDuration > 0 && maxDuration.isFinite) {
