@@ -21,7 +21,7 @@ import Testing
     /// The ids the browser tests drive.
     @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "flashToggle", "thumb",
                       "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast", "flickerSelect",
-                      "whiteBalanceSelect", "torchToggle", "alert", "liveURL", "liveToggle", "liveStatus"])
+                      "whiteBalanceSelect", "torchToggle", "alert", "liveChip", "liveURL", "liveToggle", "liveStatus"])
     func hasTheControl(_ id: String) {
         #expect(ViewfinderPage.html.contains("id=\"\(id)\""))
     }

@@ -3,7 +3,9 @@ extension ViewfinderPage {
     /// the Go live control — the server's ingest URL with its stream key (remembered with the other
     /// preferences), started and ended through `/api/live` — and the stream's status from `/state`'s
     /// `live`: its state, how long it has run, its bitrate, frames dropped and reconnections, or why
-    /// it failed. Hidden when the camera cannot be streamed (`live` null).
+    /// it failed. A chip among the settings opens the control over the preview (so the controls
+    /// below keep their place) and says the state while a stream runs; both are hidden when the
+    /// camera cannot be streamed (`live` null).
     static let liveScript = #"""
           const LIVE_RUNNING = ['connecting', 'live', 'reconnecting'];
           const liveText = {connecting: text.liveConnecting, live: text.liveOn, reconnecting: text.liveReconnecting, stopped: text.liveStopped};
@@ -12,9 +14,12 @@ extension ViewfinderPage {
 
           function renderLive(s) {
             const stream = s.live;
-            $('liveBar').hidden = !stream;
+            $('liveChip').hidden = !stream;
+            if (!stream) $('liveBar').hidden = true;
             if (!stream || liveBusy) return;
             streaming = LIVE_RUNNING.includes(stream.state);
+            $('liveChip').textContent = streaming ? liveText[stream.state] : text.liveLabel;
+            $('liveChip').classList.toggle('on', streaming);
             $('liveToggle').setAttribute('aria-pressed', String(streaming));
             $('liveToggle').textContent = streaming ? text.endLive : text.goLive;
             $('liveURL').disabled = streaming;
@@ -45,6 +50,12 @@ extension ViewfinderPage {
 
           $('liveURL').value = prefs.liveURL ?? '';
           $('liveToggle').addEventListener('click', toggleLive);
+          $('liveChip').addEventListener('click', () => {
+            const open = $('liveBar').hidden;
+            $('liveBar').hidden = !open;
+            $('liveChip').setAttribute('aria-expanded', String(open));
+            if (open) $('liveURL').focus();
+          });
 
         """#
 }

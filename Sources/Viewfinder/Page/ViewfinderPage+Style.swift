@@ -127,6 +127,10 @@ extension ViewfinderPage {
           display: grid; place-items: center; cursor: pointer; }
         #record span { width: 58px; height: 58px; border-radius: 50%; background: var(--danger); transition: all 0.15s; }
         #record[aria-pressed="true"] span { width: 30px; height: 30px; border-radius: 6px; }
+        #liveBar { position: absolute; bottom: calc(100% + 8px); left: 50%; transform: translateX(-50%); width: min(40em, 94vw);
+          flex-wrap: wrap; }
+        #liveBar[hidden] { display: none; }
+        #liveChip.on { color: #ff5a52; }
         #liveURL { flex: 1 1 14em; min-width: 10em; font: inherit; }
         #liveStatus { font-variant-numeric: tabular-nums; align-self: center; }
         #liveStatus[data-state="live"] { color: #ff5a52; }

@@ -99,6 +99,7 @@ public enum ViewfinderPage {
             <button id="torchToggle" type="button" class="chip" aria-pressed="false" data-i18n="torch" hidden></button>
             <button id="hdrToggle" type="button" class="chip" aria-pressed="true" data-i18n="hdr" data-i18n-label="hdrLabel"></button>
             <button id="cameraSwitch" type="button" class="chip" data-i18n="camera" data-i18n-label="cameraLabel" hidden></button>
+            <button id="liveChip" type="button" class="chip" aria-expanded="false" aria-controls="liveBar" data-i18n="liveLabel" hidden></button>
           </div>
           <div id="metering" class="chips segmented" role="group" data-i18n-label="metering">
             <button type="button" class="chip" data-mode="average" aria-pressed="false" data-i18n="average"></button>
@@ -116,7 +117,7 @@ public enum ViewfinderPage {
             </div>
             <div class="evLabels"><span data-i18n="dark"></span><span data-i18n="bright"></span></div>
           </section>
-          <div id="liveBar" class="chips" role="group" data-i18n-label="liveLabel" hidden>
+          <div id="liveBar" class="chips card" role="group" data-i18n-label="liveLabel" hidden>
             <input id="liveURL" class="chip" type="url" placeholder="rtmp://host/app/key" spellcheck="false" autocomplete="off" data-i18n-label="liveURL">
             <button id="liveToggle" type="button" class="chip" aria-pressed="false" data-i18n="goLive"></button>
             <output id="liveStatus" hidden></output>
