@@ -60,13 +60,13 @@ run: build
 # not milliseconds, so the suites spend minutes rendering. The viewfinder's acceptance suite runs the
 # camerasun binary of that build (CAMERASUN_RELEASE_BINARY).
 # The live-push suites (real-time camera → encoder → nginx-rtmp, with ffmpeg peers) run in a second pass on
-# their own: run beside the rest, they and the rest starved each other's cameras and servers on two cores
+# their own, one test at a time: run beside the rest, they and the rest starved each other's cameras and servers on two cores
 # (nginx dropping a live publisher as idle; an in-process server's answer waiting over 10 s).
 TEST_BUILD = -c release -Xswiftc -enable-testing $(NATIVE_FLAGS) --scratch-path .build/test
 LIVE_SUITES = LiveStreamTests|StreamEndToEndTests|ServeLiveTests|ScaleOutTests|NginxRTMPServerTests
 test: deps
 	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD) --skip '$(LIVE_SUITES)'
-	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD) --skip-build --filter '$(LIVE_SUITES)'
+	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD) --skip-build --no-parallel --filter '$(LIVE_SUITES)'
 	$(MAKE) fuzz-smoke
 
 ## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:
