@@ -82,7 +82,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
-        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraCapture", "CameraCodecs", "CameraSystem", "CameraV4L2"]),
+        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraAudio", "CameraCapture", "CameraCodecs", "CameraSystem", "CameraV4L2"]),
 
         .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),

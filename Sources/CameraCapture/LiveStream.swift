@@ -1,3 +1,4 @@
+import CameraAudio
 import CameraCore
 import CameraMovie
 import Dispatch
@@ -6,7 +7,9 @@ import Foundation
 /// One stream of a `LiveStreamOutput`, from `start` to its end: frames are encoded on a serial
 /// queue, the packets wait in a bounded `LiveSendQueue`, and a thread of its own sends them,
 /// connecting again with `ReconnectBackoff` when the connection is lost. The state the three
-/// share is guarded by `condition`; the encoder is used only on the encoding queue.
+/// share is guarded by `condition`; the encoder is used only on the encoding queue. A live
+/// microphone is read on a thread of its own, its chunks placed on the frames' timeline
+/// (`LiveSoundTimeline`) on the encoding queue, as a take's are.
 final class LiveStream: @unchecked Sendable {
     typealias Status = LiveStreamOutput.Status
     typealias Event = LiveStreamOutput.Event
@@ -39,13 +42,30 @@ final class LiveStream: @unchecked Sendable {
     // Used only on the encoding queue.
     private var encoder: LiveEncoder?
     private var simulatedSound: SimulatedSoundCursor?
+    private var liveSound: LiveSoundTimeline?
 
-    init(url: LiveStreamURL, settings: LiveStreamOutput.Settings, publish: @escaping @Sendable (Event) -> Void) {
+    /// A stream to `url`; a live microphone in `settings` must have been started, `microphoneZero`
+    /// being its start, and is read from now on and stopped when the stream ends.
+    init(url: LiveStreamURL, settings: LiveStreamOutput.Settings, microphoneZero: ContinuousClock.Instant? = nil,
+         publish: @escaping @Sendable (Event) -> Void) {
         (self.url, self.settings, self.publish) = (url, settings, publish)
         queue = LiveSendQueue(durationLimit: settings.queueDuration, byteLimit: settings.queueBytes)
-        if case .simulated(let microphone) = settings.sound { simulatedSound = SimulatedSoundCursor(microphone) }
+        switch settings.sound {
+        case .simulated(let microphone): simulatedSound = SimulatedSoundCursor(microphone)
+        case .live(let microphone): liveSound = LiveSoundTimeline(microphoneZero: microphoneZero ?? .now); read(microphone)
+        case nil: break
+        }
         (current.state, current.url) = (.connecting, url.masked)
         Thread { [self] in send() }.start()
+    }
+
+    /// Reads `microphone` on a thread of its own until it is stopped (its read then throws).
+    private func read(_ microphone: any AudioSource) {
+        Thread { [self] in
+            while let chunk = try? microphone.readChunk() {
+                encoding.async { self.encode(chunk) }
+            }
+        }.start()
     }
 
     var status: Status { locked { statusNow } }
@@ -79,7 +99,9 @@ final class LiveStream: @unchecked Sendable {
             pending += 1
             return true
         }
-        if accepted { encoding.async { self.encode(frame) } }
+        guard accepted else { return }
+        let received = ContinuousClock.now
+        encoding.async { self.encode(frame, receivedAt: received) }
     }
 
     /// Stops taking frames, drains the encoders, waits for the send thread to send what is queued
@@ -99,9 +121,10 @@ final class LiveStream: @unchecked Sendable {
 
     // MARK: On the encoding queue
 
-    private func encode(_ frame: CapturedFrame) {
+    private func encode(_ frame: CapturedFrame, receivedAt received: ContinuousClock.Instant) {
         defer { locked { pending -= 1 } }
         guard locked({ !encodingDone }) else { return }
+        liveSound?.frame(presented: frame.presentationTime.seconds, received: received)
         do throws(MovieError) {
             let encoder = if let existing = self.encoder { existing } else { try makeEncoder(for: frame) }
             let keyframe = locked { () -> Bool in
@@ -111,6 +134,16 @@ final class LiveStream: @unchecked Sendable {
             var packets = try encoder.append(frame.frame, keyframe: keyframe)
             if let chunk = simulatedSound?.chunk(through: frame) { packets += try encoder.append(chunk) }
             enqueue(packets)
+        } catch {
+            finishEncoding(error: error)
+        }
+    }
+
+    /// A live microphone's `chunk`, placed on the frames' timeline; dropped before the first frame.
+    private func encode(_ chunk: AudioChunk) {
+        guard let encoder, locked({ !encodingDone }), let placed = liveSound?.place(chunk) else { return }
+        do throws(MovieError) {
+            enqueue(try encoder.append(placed))
         } catch {
             finishEncoding(error: error)
         }
@@ -156,6 +189,7 @@ final class LiveStream: @unchecked Sendable {
                 error = failure
             }
         }
+        stopMicrophone()
         locked {
             (encodingDone, encodingError, accepting) = (true, error, false)
             condition.broadcast()
@@ -257,7 +291,14 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
+    /// Stops a live microphone (its reader thread then ends): when the encoders are drained, and
+    /// when the stream ends for good, which a failed stream does without being stopped.
+    private func stopMicrophone() {
+        if case .live(let microphone) = settings.sound { microphone.stop() }
+    }
+
     private func end(_ state: LiveStreamOutput.State, event: Event) {
+        stopMicrophone()
         let (final, waiters) = locked { () -> (Status, [CheckedContinuation<Status, Never>]) in
             (over, accepting, current.state, lasted) = (true, false, state, (ContinuousClock.now - started).seconds)
             if case .failed(let error) = event { current.lastError = error.message }

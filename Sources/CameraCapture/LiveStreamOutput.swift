@@ -93,7 +93,8 @@ public final class LiveStreamOutput: CaptureOutput {
         public var bitRate: Int
         /// FFmpeg's H.264 encoder name (`H264EncoderChoice`).
         public var encoder: String
-        /// Sound beside the pictures (the simulated microphone; a live one is refused for now); nil streams video only.
+        /// Sound beside the pictures: the simulated microphone, or a live one (started with the
+        /// stream, stopped at its end); nil streams video only.
         public var sound: MovieSound?
         /// Seconds a read or write on the socket may make no progress before the link counts as lost.
         public var timeout: Double
@@ -135,18 +136,24 @@ public final class LiveStreamOutput: CaptureOutput {
         }
     }
 
-    /// Starts streaming to `url` (`rtmp://HOST[:PORT]/APP/KEY`) from the next frame. Throws for a
-    /// URL that is not one, for a live microphone (not streamed yet), or when a stream is already running.
+    /// Starts streaming to `url` (`rtmp://HOST[:PORT]/APP/KEY`) from the next frame, a live
+    /// microphone in `settings` from now. Throws for a URL that is not one, a microphone that does
+    /// not start, or when a stream is already running.
     public func start(url: String, settings: Settings = Settings()) throws(MovieError) {
         let target = try LiveStreamURL(url)
-        if case .live(let source) = settings.sound {
-            throw MovieError("streaming a live microphone (\(source.name)) is not supported yet — stream with the simulated microphone or without sound")
-        }
         try current.withLock { (current) throws(MovieError) in
             if let running = current, !running.isOver {
                 throw MovieError("already streaming to \(running.url.masked) — stop that stream first")
             }
-            current = LiveStream(url: target, settings: settings, publish: { [subscribers] in subscribers.publish($0) })
+            // The microphone starts first: its timeline's zero comes before any frame reaches the stream.
+            if case .live(let microphone) = settings.sound {
+                do {
+                    try microphone.start()
+                } catch {
+                    throw MovieError("the microphone \(microphone.name) did not start: \(error)")
+                }
+            }
+            current = LiveStream(url: target, settings: settings, microphoneZero: .now, publish: { [subscribers] in subscribers.publish($0) })
         }
     }
 

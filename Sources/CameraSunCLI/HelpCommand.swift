@@ -110,7 +110,7 @@ enum HelpCommand {
         """,
         "stream": """
         usage: camerasun stream --to rtmp://HOST[:PORT]/APP/KEY [--source SPEC] [--bitrate KBPS]
-                                [--duration S] [--audio sim|none] [--record] [--library DIR] [--json]
+                                [--duration S] [--audio sim|alsa:DEVICE|none] [--record] [--library DIR] [--json]
                                 [capture flags (camerasun help)]
         Pushes the camera (default 1280x720 at 30 fps) live as H.264 (--bitrate kilobits a second,
         default 2500) with AAC sound in FLV over RTMP until Ctrl-C, SIGTERM or --duration seconds.
@@ -119,8 +119,8 @@ enum HelpCommand {
         of pictures, counted. A status line shows the state, bitrate, frames sent and dropped and
         the reconnects; --json prints {state, url, bitrateKbps, sentFrames, droppedFrames,
         droppedGroups, queuedSeconds (media waiting to be sent, at most 2 s), reconnects, elapsed,
-        error} each second and once at the end. --record also records the camera into the library. The stream key is never
-        printed. A live microphone (--audio alsa:) is not streamed yet.
+        error} each second and once at the end. --audio alsa:DEVICE streams a microphone (arecord -L
+        lists them). --record also records the camera into the library. The stream key is never printed.
         """,
         "devices": """
         usage: camerasun devices [--json]

@@ -7,32 +7,6 @@ import CameraTestSupport
 import Foundation
 import Testing
 
-/// A microphone that captures in real time, as a sound card does: a 10 ms period of a 1 kHz
-/// tone each 10 ms of the clock from its start (a device's pace, not a test's synchronisation).
-private final class PacedMicrophone: AudioSource, @unchecked Sendable {
-    let name = "paced test microphone"
-    let sampleRate = 48_000
-    let channelCount = 1
-    private let started = Locked<ContinuousClock.Instant?>(nil)
-    private let position = Locked<Int64>(0)
-
-    func start() throws(AudioError) { started.withLock { $0 = .now } }
-
-    func readChunk() throws(AudioError) -> AudioChunk {
-        guard let started = started.withLock({ $0 }) else { throw AudioError("the paced microphone is stopped") }
-        let first = position.withLock { position -> Int64 in
-            defer { position += 480 }
-            return position
-        }
-        let wait = started + .seconds(Double(first + 480) / 48_000) - .now
-        if wait > .zero { Thread.sleep(forTimeInterval: wait.seconds) }
-        let samples = (0..<480).map { Float(0.1 * sin(2 * Double.pi * 1000 * Double(first + Int64($0)) / 48_000)) }
-        return AudioChunk(samples: samples, sampleRate: 48_000, channelCount: 1, presentationTime: MediaTime(value: first, timescale: 48_000))
-    }
-
-    func stop() { started.withLock { $0 = nil } }
-}
-
 @Suite struct LiveMicrophoneTakeTests {
     @Test("A live microphone's take, on a real-time camera: its tone as long as the picture (validated), the microphone stopped at the end")
     func liveMicrophone() async throws {

@@ -203,6 +203,31 @@ import Testing
         }
     }
 
+    @Test("A live microphone streamed: nginx records its tone beside the pictures, as long as them; the stream's end stops the microphone")
+    func liveMicrophone() async throws {
+        try await withNginxRTMP { server in
+            let stream = LiveStreamOutput()
+            let session = try await Self.session(stream)
+            let microphone = PacedMicrophone()
+            try stream.start(url: server.url(key: "microphone"), settings: LiveStreamOutput.Settings(bitRate: 500_000, sound: .live(microphone)))
+            try await session.start()
+            #expect(try await eventually { stream.status.sentFrames >= 90 }, "\(stream.status)")
+            let final = await stream.stop()
+            await session.stop()
+            #expect(final.state == .stopped)
+            #expect(throws: AudioError.self) { _ = try microphone.readChunk() }
+            let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
+            let video = try FFprobe.streams(of: recording)
+            let audio = try FFprobe.audioStream(of: recording)
+            #expect(audio.codec == "aac")
+            #expect(abs(audio.duration - video.duration) <= 0.25, "audio \(audio.duration) s, video \(video.duration) s")
+            // The microphone's tone (RMS 0.071), not silence put in its place.
+            let samples = try FFprobe.decodedAudio(of: recording)
+            let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
+            #expect(rms > 0.05, "RMS \(rms) over \(samples.count) samples")
+        }
+    }
+
     /// The longest a take beside a stream may go without a frame: a few frames dropped under a
     /// loaded machine, far below the 5 s outage a take that waited on the stream would show.
     static let takeGapBound = 0.25
