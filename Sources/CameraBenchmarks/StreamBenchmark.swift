@@ -13,7 +13,8 @@ import Foundation
 ///   `/api/live`'s backend; the peer is `ffmpeg` pushing frames of the same scene, stamped the
 ///   same way as each is written to it, with the same encoder settings (libx264 superfast,
 ///   zerolatency, the bitrate capped, a keyframe a second, no B-frames).
-/// - CPU: CameraSun's process (preview + AE + stream) and the pushing ffmpeg, cores over the same seconds.
+/// - CPU: CameraSun's process (preview + AE + stream) and the pushing ffmpeg, cores over the same seconds;
+///   and a take beside the stream sharing its encode, beside one encoding apart (`SharedEncodeBenchmark`).
 public enum StreamBenchmark {
     static let size = PixelSize(width: 1280, height: 720)
     static let frameRate = 30
@@ -36,10 +37,12 @@ public enum StreamBenchmark {
         try await withScratchDirectory { folder in
             let server = try await NginxRTMPServer.start(in: folder)
             let figures: (ours: Figures, peer: Figures)
+            let sharing: Benchmark
             do {
                 let ours = try await pushFromViewfinder(to: server.url(key: "camerasun"), seconds: seconds, progress: progress)
                 let peer = try await pushFromFFmpeg(to: server.url(key: "ffmpeg"), seconds: seconds, progress: progress)
                 figures = (ours, peer)
+                sharing = try await SharedEncodeBenchmark.run(server: server, seconds: seconds, progress: progress)
             } catch {
                 try? await server.stop()
                 throw error
@@ -54,6 +57,7 @@ public enum StreamBenchmark {
                 Benchmark(name: "stream-720p30-latency-p95", unit: "ms", ours: ours95, peer: peerName, peerValue: peer95, ratio: peer95 / ours95),
                 Benchmark(name: "stream-720p30-cpu", unit: "cores", ours: figures.ours.cores, peer: peerName, peerValue: figures.peer.cores,
                           ratio: figures.peer.cores / figures.ours.cores),
+                sharing,
             ]
         }
     }

@@ -13,6 +13,9 @@ import Foundation
 final class LiveStream: @unchecked Sendable {
     typealias Status = LiveStreamOutput.Status
     typealias Event = LiveStreamOutput.Event
+    /// Takes each batch of packets the encoders make, on the encoding queue, with the stream's
+    /// parameters: a take that shares the stream's encode.
+    typealias PacketTap = @Sendable ([EncodedPacket], LiveStreamParameters) -> Void
 
     let url: LiveStreamURL
     private let settings: LiveStreamOutput.Settings
@@ -38,6 +41,8 @@ final class LiveStream: @unchecked Sendable {
     /// Seconds from start to the end, once over.
     private var lasted: Double?
     private var stopWaiters: [CheckedContinuation<Status, Never>] = []
+    private var taps: [UInt64: PacketTap] = [:]
+    private var nextTap: UInt64 = 0
 
     // Used only on the encoding queue.
     private var encoder: LiveEncoder?
@@ -86,6 +91,24 @@ final class LiveStream: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return try body()
+    }
+
+    /// The H.264 encoder's FFmpeg name.
+    var encoderName: String { settings.encoder }
+
+    /// Adds `tap` to the packets from the next frame on, which is made a keyframe (a take starts on
+    /// one); nil when the stream no longer encodes. `removeTap` with the id ends it.
+    func addTap(_ tap: @escaping PacketTap) -> UInt64? {
+        locked {
+            guard accepting else { return nil }
+            nextTap += 1
+            (taps[nextTap], keyframeRequested) = (tap, true)
+            return nextTap
+        }
+    }
+
+    func removeTap(_ id: UInt64) {
+        locked { taps[id] = nil }
     }
 
     /// From the capture loop: hands `frame` to the encoding queue, or drops it when the hand-off is full.
@@ -162,9 +185,11 @@ final class LiveStream: @unchecked Sendable {
         return encoder
     }
 
-    /// Queues `packets` for the send thread; a group of pictures the queue drops is published.
+    /// Queues `packets` for the send thread, and gives them to the taps; a group of pictures the
+    /// queue drops is published.
     private func enqueue(_ packets: [EncodedPacket]) {
-        guard !packets.isEmpty else { return }
+        guard !packets.isEmpty, let parameters = encoder?.parameters else { return }
+        for tap in locked({ Array(taps.values) }) { tap(packets, parameters) }
         let dropped = locked { () -> [Int] in
             var dropped: [Int] = []
             for packet in packets {

@@ -168,6 +168,24 @@ public final class LiveStreamOutput: CaptureOutput {
         return final
     }
 
+    /// Gives the running stream's packets to `tap` from the next frame on (a keyframe); nil when
+    /// no stream is encoding. `remove()` on the answer ends it.
+    func addPacketTap(_ tap: @escaping LiveStream.PacketTap) -> PacketTapToken? {
+        guard let stream = current.withLock({ $0 }), let id = stream.addTap(tap) else { return nil }
+        return PacketTapToken(stream: stream, id: id)
+    }
+
+    /// A tap on a stream's packets, and what it takes to end it.
+    struct PacketTapToken: Sendable {
+        let stream: LiveStream
+        let id: UInt64
+
+        /// The stream's H.264 encoder, by FFmpeg's name.
+        var encoderName: String { stream.encoderName }
+
+        func remove() { stream.removeTap(id) }
+    }
+
     public func receive(_ frame: CapturedFrame) {
         current.withLock { $0 }?.receive(frame)
     }

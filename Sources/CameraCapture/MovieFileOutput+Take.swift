@@ -25,7 +25,9 @@ extension MovieFileOutput {
         private var simulatedSound: SimulatedSoundCursor?
         private(set) var recording: MovieRecording?
         private var span: (start: Double, end: Double)?
-        private var hasLateThumbnail = false
+        private var hasFirstThumbnail = false, hasLateThumbnail = false
+        /// The live stream whose packets the take records, when it shares the stream's encode.
+        private var tap: LiveStreamOutput.PacketTapToken?
         var isFinished = false
 
         init(path: String, limits: MovieRecording.Limits, encoder: String, sound: MovieSound?, live: LiveSoundTimeline?,
@@ -35,8 +37,39 @@ extension MovieFileOutput {
             if case .simulated(let microphone) = sound { simulatedSound = SimulatedSoundCursor(microphone) }
         }
 
+        /// Whether the take records a live stream's packets rather than encoding its frames.
+        var sharesEncode: Bool { tap != nil }
+
+        /// Records `stream`'s packets from now on instead of encoding frames.
+        func share(_ stream: LiveStreamOutput.PacketTapToken) {
+            tap = stream
+        }
+
+        /// Stops taking the stream's packets.
+        func stopSharing() {
+            tap?.remove()
+        }
+
+        /// Records a shared stream's `packets` (described by `parameters`), or returns the limit that ends the take.
+        func append(_ packets: [EncodedPacket], parameters: LiveStreamParameters) throws(MovieError) -> MovieRecording.StopReason? {
+            let recording: MovieRecording
+            if let existing = self.recording {
+                recording = existing
+            } else {
+                recording = try MovieRecording(path: path, limits: limits, sharing: parameters, encoder: tap?.encoderName ?? encoder)
+                self.recording = recording
+            }
+            return try recording.append(packets)
+        }
+
         /// Writes `frame`, which reached the output at `received`, or returns the limit that ends the take.
+        /// A take sharing a stream's encode only notes the frame's time, for its thumbnail.
         func append(_ frame: CapturedFrame, receivedAt received: ContinuousClock.Instant) throws(MovieError) -> MovieRecording.StopReason? {
+            if sharesEncode {
+                guard recording != nil else { return nil }
+                extendSpan(to: frame)
+                return nil
+            }
             live?.frame(presented: frame.presentationTime.seconds, received: received)
             let recording: MovieRecording
             if let existing = self.recording {
@@ -56,9 +89,14 @@ extension MovieFileOutput {
             }
             if let reason = try recording.append(filtered(frame)) { return reason }
             if let chunk = simulatedSound?.chunk(through: frame) { try recording.append(chunk) }
+            extendSpan(to: frame)
+            return nil
+        }
+
+        /// The take's span of time reaches to the end of `frame`.
+        private func extendSpan(to frame: CapturedFrame) {
             let start = span?.start ?? frame.presentationTime.seconds
             span = (start, frame.presentationTime.seconds + frame.frameDuration.seconds)
-            return nil
         }
 
         /// `frame` through the filters, its time the first frame's date plus its offset from that frame.
@@ -95,10 +133,11 @@ extension MovieFileOutput {
 
         /// A thumbnail of `frame` when it is the take's first or the first past `thumbnailTime`, else nil.
         func thumbnail(of frame: CapturedFrame) -> [UInt8]? {
-            guard let recording, let span else { return nil }
-            let isFirst = recording.frames == 1
+            guard recording != nil, let span else { return nil }
+            let isFirst = !hasFirstThumbnail
             let isLate = !hasLateThumbnail && span.end - span.start > MovieFileOutput.thumbnailTime
             guard isFirst || isLate else { return nil }
+            hasFirstThumbnail = true
             if isLate { hasLateThumbnail = true }
             return try? JPEGEncoder().encodedThumbnail(of: recorded ?? frame.buffer, fitting: MovieFileOutput.thumbnailBounds)
         }

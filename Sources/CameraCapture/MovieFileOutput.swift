@@ -21,6 +21,10 @@ import Foundation
 /// A take starts on the first frame after `startRecording`, its size and rate that frame's. A
 /// limit ends it as a success with its reason, as AVFoundation's limits do; `stopRecording` ends
 /// it after the frames already handed off are written.
+///
+/// A take beside a live stream may share the stream's encode (`sharingEncodeOf`, OBS's "same as
+/// stream"): it then records the stream's H.264 and AAC packets from a keyframe on, at the
+/// stream's bitrate, and its frames only make its thumbnail — one encoder for both.
 public final class MovieFileOutput: CaptureOutput {
     /// A take's progress, for a status line and `/state`.
     public struct Status: Sendable, Equatable {
@@ -104,6 +108,18 @@ public final class MovieFileOutput: CaptureOutput {
     /// or the microphone does not start; a first frame the filters cannot take fails the take.
     public func startRecording(to path: String, limits: MovieRecording.Limits, encoder: String = H264EncoderChoice.software,
                                sound: MovieSound? = nil, filters: FilterChain? = nil) throws(MovieError) {
+        try startRecording(to: path, limits: limits, encoder: encoder, sound: sound, filters: filters, sharing: nil)
+    }
+
+    /// Starts a take at `path` that records the packets of `live`'s running stream — its pictures
+    /// and sound, one encode for both — from its next frame, made a keyframe. Throws when no stream
+    /// runs on `live` or a take is already running.
+    public func startRecording(to path: String, limits: MovieRecording.Limits, sharingEncodeOf live: LiveStreamOutput) throws(MovieError) {
+        try startRecording(to: path, limits: limits, encoder: H264EncoderChoice.software, sound: nil, filters: nil, sharing: live)
+    }
+
+    private func startRecording(to path: String, limits: MovieRecording.Limits, encoder: String, sound: MovieSound?, filters: FilterChain?,
+                                sharing: LiveStreamOutput?) throws(MovieError) {
         let microphone: (any AudioSource)? = if case .live(let source) = sound { source } else { nil }
         // The microphone starts first: its timeline's zero is in the take before any frame reaches it.
         var live: LiveSoundTimeline?
@@ -125,6 +141,9 @@ public final class MovieFileOutput: CaptureOutput {
                 (state.take, state.accepting, state.status) = (take, true, Status(isRecording: true, path: path))
                 return take
             }
+            if let stream = sharing {
+                try share(stream, with: take)
+            }
         } catch {
             microphone?.stop()
             throw error
@@ -137,6 +156,20 @@ public final class MovieFileOutput: CaptureOutput {
                 encoding.async { self.appendSound(chunk, to: take) }
             }
         }.start()
+    }
+
+    /// Taps `stream`'s packets for `take`, each batch recorded on the encoding queue; a take that
+    /// finds no stream running is given up.
+    private func share(_ stream: LiveStreamOutput, with take: Take) throws(MovieError) {
+        let tap = stream.addPacketTap { [weak self] packets, parameters in
+            guard let self else { return }
+            encoding.async { self.appendShared(packets, parameters: parameters, to: take) }
+        }
+        guard let tap else {
+            state.withLock { state in if state.take === take { (state.take, state.accepting, state.status) = (nil, false, Status()) } }
+            throw MovieError("no live stream runs to share its encode with the take — start the stream first")
+        }
+        take.share(tap)
     }
 
     /// Ends the take once the frames handed off are written, and returns it as saved with `reason`.
@@ -160,7 +193,8 @@ public final class MovieFileOutput: CaptureOutput {
         let take = state.withLock { state -> Take? in
             guard let take = state.take, state.accepting else { return nil }
             guard state.pending < Self.queueLimit else {
-                state.status.droppedFrames += 1
+                // A take sharing a stream's encode records the stream's packets, not these frames.
+                if !take.sharesEncode { state.status.droppedFrames += 1 }
                 return nil
             }
             state.pending += 1
@@ -200,6 +234,7 @@ public final class MovieFileOutput: CaptureOutput {
         do {
             let started = take.recording == nil
             guard let reason = try take.append(frame, receivedAt: received) else {
+                guard take.recording != nil else { return }
                 let progress = take.progress
                 let thumbnail = take.thumbnail(of: frame)
                 state.withLock { state in
@@ -210,6 +245,21 @@ public final class MovieFileOutput: CaptureOutput {
                 if started { subscribers.publish(.started(path: take.path)) }
                 return
             }
+            state.withLock { state in if state.take === take { state.accepting = false } }
+            finish(take, reason: reason)
+        } catch {
+            end(take, with: .failure(error))
+        }
+    }
+
+    /// A live stream's packets into the take that shares its encode.
+    private func appendShared(_ packets: [EncodedPacket], parameters: LiveStreamParameters, to take: Take) {
+        guard !take.isFinished else { return }
+        do {
+            let started = take.recording == nil
+            let reason = try take.append(packets, parameters: parameters)
+            if started { subscribers.publish(.started(path: take.path)) }
+            guard let reason else { return }
             state.withLock { state in if state.take === take { state.accepting = false } }
             finish(take, reason: reason)
         } catch {
@@ -238,6 +288,7 @@ public final class MovieFileOutput: CaptureOutput {
 
     private func end(_ take: Take, with result: Result<MovieRecording.Saved, MovieError>) {
         take.isFinished = true
+        take.stopSharing()
         if case .live(let source) = take.sound { source.stop() }
         let waiters = state.withLock { state -> [CheckedContinuation<MovieRecording.Saved, any Error>] in
             guard state.take === take else { return [] }

@@ -67,24 +67,16 @@ public final class FLVPublisher {
 
     /// Sends `packet`; throws when the connection fails or stalls past the timeout.
     public func write(_ packet: EncodedPacket) throws(MovieError) {
-        guard let avPacket = av_packet_alloc() else { throw MovieError("cannot send a packet to \(url.masked) — the machine is out of memory") }
-        var pointer: UnsafeMutablePointer<AVPacket>? = avPacket
-        defer { av_packet_free(&pointer) }
-        let allocated = av_new_packet(avPacket, Int32(packet.bytes.count))
-        guard allocated >= 0 else { throw .ffmpeg("sending to \(url.masked)", allocated, advice: "the machine is out of memory") }
-        packet.bytes.withUnsafeBufferPointer { bytes in
-            if let base = bytes.baseAddress { avPacket.pointee.data.update(from: base, count: bytes.count) }
-        }
         let index = packet.track == .video ? 0 : 1
         let stream = format.pointee.streams[index]!
         let timeBase = packet.track == .video ? parameters.videoTimeBase : parameters.audioTimeBase!
-        (avPacket.pointee.pts, avPacket.pointee.dts, avPacket.pointee.duration) = (packet.pts, packet.dts, packet.duration)
-        if packet.isKeyframe { avPacket.pointee.flags |= AV_PKT_FLAG_KEY }
-        avPacket.pointee.stream_index = Int32(index)
-        av_packet_rescale_ts(avPacket, timeBase, stream.pointee.time_base)
-        let written = av_interleaved_write_frame(format, avPacket)
-        guard written >= 0 else {
-            throw .ffmpeg("sending to \(url.masked)", written, advice: "the connection was lost or stalled; it is tried again")
+        try packet.withAVPacket("sending to \(url.masked)") { (avPacket) throws(MovieError) in
+            avPacket.pointee.stream_index = Int32(index)
+            av_packet_rescale_ts(avPacket, timeBase, stream.pointee.time_base)
+            let written = av_interleaved_write_frame(format, avPacket)
+            guard written >= 0 else {
+                throw .ffmpeg("sending to \(url.masked)", written, advice: "the connection was lost or stalled; it is tried again")
+            }
         }
     }
 

@@ -24,8 +24,28 @@ final class FragmentedMP4Muxer {
     private var streams: [(stream: UnsafeMutablePointer<AVStream>, encoderTimeBase: AVRational)] = []
     private var finished = false
 
+    /// One track: the time base its packets are stamped in, and how its stream is described.
+    private typealias Track = (timeBase: AVRational, describe: (UnsafeMutablePointer<AVCodecParameters>) -> Int32)
+
     /// Creates `path` for the streams `video` and `audio` make and writes its header.
-    init(path: String, video: UnsafeMutablePointer<AVCodecContext>, audio: UnsafeMutablePointer<AVCodecContext>?) throws(MovieError) {
+    convenience init(path: String, video: UnsafeMutablePointer<AVCodecContext>, audio: UnsafeMutablePointer<AVCodecContext>?) throws(MovieError) {
+        let encoders: [UnsafeMutablePointer<AVCodecContext>] = [video] + (audio.map { [$0] } ?? [])
+        try self.init(path: path, tracks: encoders.map { encoder -> Track in
+            (encoder.pointee.time_base, { avcodec_parameters_from_context($0, encoder) })
+        })
+    }
+
+    /// Creates `path` for the streams a live stream's encoders make (`parameters`), whose packets
+    /// it records, and writes its header.
+    convenience init(path: String, parameters: LiveStreamParameters) throws(MovieError) {
+        var tracks: [Track] = [(parameters.videoTimeBase, { avcodec_parameters_copy($0, parameters.video) })]
+        if let audio = parameters.audio, let timeBase = parameters.audioTimeBase {
+            tracks.append((timeBase, { avcodec_parameters_copy($0, audio) }))
+        }
+        try self.init(path: path, tracks: tracks)
+    }
+
+    private init(path: String, tracks: [Track]) throws(MovieError) {
         var format: UnsafeMutablePointer<AVFormatContext>?
         FFmpegLog.quiet
         let allocated = avformat_alloc_output_context2(&format, nil, "mp4", path)
@@ -34,14 +54,14 @@ final class FragmentedMP4Muxer {
         }
         // From here on a throw runs deinit, which closes and frees what was opened.
         self.format = format
-        for encoder in [video] + (audio.map { [$0] } ?? []) {
+        for track in tracks {
             guard let stream = avformat_new_stream(format, nil) else {
                 throw MovieError("cannot add a stream to \(path) — the machine is out of memory")
             }
-            stream.pointee.time_base = encoder.pointee.time_base
-            let copied = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+            stream.pointee.time_base = track.timeBase
+            let copied = track.describe(stream.pointee.codecpar)
             guard copied >= 0 else { throw .ffmpeg("describing a stream of \(path)", copied, advice: "the machine is out of memory") }
-            streams.append((stream, encoder.pointee.time_base))
+            streams.append((stream, track.timeBase))
         }
         let opened = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE)
         guard opened >= 0 else { throw .ffmpeg("creating \(path)", opened, advice: "check that its folder exists and is writable") }
@@ -73,6 +93,13 @@ final class FragmentedMP4Muxer {
         packet.pointee.stream_index = stream.pointee.index
         let written = av_interleaved_write_frame(format, packet)
         guard written >= 0 else { throw .ffmpeg("writing the recording", written, advice: "check the free space on the disk") }
+    }
+
+    /// Writes one packet of a live stream's encoders (its timestamps in that track's encoder time base).
+    func write(_ packet: EncodedPacket) throws(MovieError) {
+        try packet.withAVPacket("writing the recording") { (avPacket) throws(MovieError) in
+            try write(avPacket, to: packet.track == .video ? .video : .audio)
+        }
     }
 
     /// Closes the file as it is, without the last fragment: after a write failed, what the

@@ -6,6 +6,9 @@ internal import CFFmpeg
 /// presentation order, all of one size; the first one's time is the file's zero for both streams.
 /// Audio chunks may come before or after the frames of the same time: each is placed by its own
 /// time (`AudioTrack`), and the file's audio ends with its video.
+///
+/// Or, sharing a live stream's encode, the packets its encoders make, from the first keyframe
+/// after the recording starts (`StreamExcerpt`): one encode for the stream and the take.
 public final class MovieFileWriter {
     /// What was written.
     public struct Summary: Equatable, Sendable {
@@ -35,52 +38,78 @@ public final class MovieFileWriter {
         }
     }
 
-    private let encoders: MovieEncoders
+    /// The recording's own encoders; nil when it records a live stream's packets (`excerpt`).
+    private let encoders: MovieEncoders?
+    private var excerpt: StreamExcerpt?
     private let muxer: FragmentedMP4Muxer
     /// The encoder's FFmpeg name.
     public let encoderName: String
     /// The first frame's time, the file's zero; nil before the first frame.
-    public var firstTime: MediaTime? { encoders.firstTime }
+    public var firstTime: MediaTime? { encoders?.firstTime }
     /// Frames appended so far.
-    public var frames: Int { encoders.frames }
+    public var frames: Int { encoders?.frames ?? excerpt?.frames ?? 0 }
 
     /// Creates `path` for `size` frames at `frameRate` frames a second, encoded by `encoder`, with an
     /// AAC stream when `audio` is given.
     public init(path: String, size: PixelSize, frameRate: Int, encoder: String = H264EncoderChoice.software, audio: AudioFormat? = nil)
         throws(MovieError) {
         let settings = VideoEncoder.Settings(encoder: encoder, size: size, frameRate: frameRate, globalHeader: FragmentedMP4Muxer.wantsGlobalHeaders)
-        encoders = try MovieEncoders(video: settings, audio: audio)
+        let encoders = try MovieEncoders(video: settings, audio: audio)
         muxer = try FragmentedMP4Muxer(path: path, video: encoders.video.context, audio: encoders.audio?.encoder.context)
-        encoderName = encoder
+        (self.encoders, encoderName) = (encoders, encoder)
+    }
+
+    /// Creates `path` for the packets of a live stream whose encoders (`encoder` by FFmpeg's name)
+    /// are described by `parameters`.
+    public init(path: String, sharing parameters: LiveStreamParameters, encoder: String) throws(MovieError) {
+        muxer = try FragmentedMP4Muxer(path: path, parameters: parameters)
+        (encoders, excerpt, encoderName) = (nil, StreamExcerpt(parameters), encoder)
     }
 
     /// The file's size so far: every completed fragment (the one being built is in memory).
     public var bytesWritten: Int64 { muxer.bytesWritten }
 
     /// Sample frames of silence put into gaps in the audio (a microphone's overrun), so far.
-    public var audioSilenceFrames: Int64 { encoders.audio?.silenceFrames ?? 0 }
+    public var audioSilenceFrames: Int64 { encoders?.audio?.silenceFrames ?? 0 }
     /// Sample frames of audio left out, so far: before the first frame, overlapping audio already
     /// placed, or (once finished) after the last frame.
-    public var audioDroppedFrames: Int64 { encoders.audio?.droppedFrames ?? 0 }
+    public var audioDroppedFrames: Int64 { encoders?.audio?.droppedFrames ?? 0 }
 
     /// Encodes `frame` and writes what the encoders have ready.
     public func append(_ frame: Frame) throws(MovieError) {
-        try encoders.append(frame) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
+        try ownEncoders().append(frame) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
     }
 
     /// Places `chunk` on the file's timeline and writes the audio the video has reached; a
     /// recording started without audio refuses it.
     public func append(_ chunk: AudioChunk) throws(MovieError) {
-        try encoders.append(chunk) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
+        try ownEncoders().append(chunk) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
     }
+
+    /// Writes a packet of the live stream this recording shares (nothing before its first keyframe).
+    public func append(_ packet: EncodedPacket) throws(MovieError) {
+        guard excerpt != nil else { throw MovieError("a stream's packet for a recording that encodes its own frames — append frames to it") }
+        for taken in excerpt!.take(packet) { try muxer.write(taken) }
+    }
+
+    /// Seconds from the recording's zero to `packet`, a packet of the live stream it shares.
+    public func elapsed(at packet: EncodedPacket) -> Double { excerpt?.elapsed(at: packet) ?? 0 }
 
     /// Drains the encoders and closes the file.
     public func finish() throws(MovieError) -> Summary {
-        try encoders.finish { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
+        if let encoders {
+            try encoders.finish { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
+        }
         try muxer.finish()
-        let audioDuration = encoders.audio.map { Double($0.released) / Double($0.sampleRate) }
-        return Summary(frames: frames, duration: Double(encoders.videoEnd) / Double(VideoEncoder.timeBase.den), encoder: encoderName,
-                       audioDuration: audioDuration)
+        let audioDuration = encoders.map { $0.audio.map { Double($0.released) / Double($0.sampleRate) } } ?? excerpt?.audioDuration
+        let duration = encoders.map { Double($0.videoEnd) / Double(VideoEncoder.timeBase.den) } ?? excerpt?.videoDuration ?? 0
+        return Summary(frames: frames, duration: duration, encoder: encoderName, audioDuration: audioDuration)
+    }
+
+    /// The recording's own encoders, or why frames and chunks cannot go in.
+    private func ownEncoders() throws(MovieError) -> MovieEncoders {
+        guard let encoders else { throw MovieError("a frame for a recording that shares a live stream's encode — append the stream's packets") }
+        return encoders
     }
 
     /// Closes the file after a write failed, leaving what reached it: its complete fragments and

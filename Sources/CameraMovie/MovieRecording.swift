@@ -60,15 +60,29 @@ public final class MovieRecording {
     /// Starts a take for `path` (written as `path.partial` until it is saved), with sound when
     /// `audio` is given; refuses to start when the volume already has less free space than
     /// `limits.minimumFreeBytes`.
-    public init(path: String, size: PixelSize, frameRate: Int, limits: Limits, encoder: String = H264EncoderChoice.software,
-                audio: MovieFileWriter.AudioFormat? = nil) throws(MovieError) {
+    public convenience init(path: String, size: PixelSize, frameRate: Int, limits: Limits, encoder: String = H264EncoderChoice.software,
+                            audio: MovieFileWriter.AudioFormat? = nil) throws(MovieError) {
+        try self.init(path: path, limits: limits, recordsAudio: audio != nil) { (partial) throws(MovieError) in
+            try MovieFileWriter(path: partial, size: size, frameRate: frameRate, encoder: encoder, audio: audio)
+        }
+    }
+
+    /// Starts a take for `path` that records a live stream's packets (`append(_ packets:)`), its
+    /// encode shared with the stream: `parameters` and `encoder` are the stream's.
+    public convenience init(path: String, limits: Limits, sharing parameters: LiveStreamParameters, encoder: String) throws(MovieError) {
+        try self.init(path: path, limits: limits, recordsAudio: parameters.audio != nil) { (partial) throws(MovieError) in
+            try MovieFileWriter(path: partial, sharing: parameters, encoder: encoder)
+        }
+    }
+
+    private init(path: String, limits: Limits, recordsAudio: Bool, writer: (String) throws(MovieError) -> MovieFileWriter) throws(MovieError) {
         (self.path, partialPath, self.limits) = (path, path + Self.partialSuffix, limits)
         if let minimum = limits.minimumFreeBytes, case let free = try Self.freeBytes(at: FileSystem.parent(of: path)), free < minimum {
             throw MovieError("only \(free >> 20) MB free where \(path) would go, under the minimum of \(minimum >> 20) MB — "
                 + "free some space or lower --min-free")
         }
-        writer = try MovieFileWriter(path: partialPath, size: size, frameRate: frameRate, encoder: encoder, audio: audio)
-        recordsAudio = audio != nil
+        self.writer = try writer(partialPath)
+        self.recordsAudio = recordsAudio
     }
 
     /// Frames recorded so far, and the file's size (its completed fragments).
@@ -82,6 +96,20 @@ public final class MovieRecording {
         if let maximum = limits.maximumDuration, elapsed >= maximum - 1e-9 { return .maximumDuration }
         if let reason = try sizeLimitReached() { return reason }
         try whileSpaceLasts { () throws(MovieError) in try writer.append(frame) }
+        return diskIsFull ? .diskFull : nil
+    }
+
+    /// Records a live stream's `packets` (a take sharing its encode), or returns the limit that
+    /// ends the take (that packet and those after it then are not recorded).
+    public func append(_ packets: [EncodedPacket]) throws(MovieError) -> StopReason? {
+        for packet in packets {
+            if diskIsFull { return .diskFull }
+            if packet.track == .video {
+                if let maximum = limits.maximumDuration, writer.elapsed(at: packet) >= maximum - 1e-9 { return .maximumDuration }
+                if let reason = try sizeLimitReached() { return reason }
+            }
+            try whileSpaceLasts { () throws(MovieError) in try writer.append(packet) }
+        }
         return diskIsFull ? .diskFull : nil
     }
 

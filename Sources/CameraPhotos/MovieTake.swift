@@ -37,6 +37,12 @@ public struct MovieTake: Sendable {
         try output.startRecording(to: path, limits: limits, encoder: encoder.name, sound: sound, filters: filters)
     }
 
+    /// Starts recording into the reservation the packets of `live`'s running stream, one encode for
+    /// both (`MovieFileOutput.startRecording(to:limits:sharingEncodeOf:)`).
+    public func start(limits: MovieRecording.Limits, sharingEncodeOf live: LiveStreamOutput) throws(MovieError) {
+        try output.startRecording(to: path, limits: limits, sharingEncodeOf: live)
+    }
+
     /// Catalogues the saved take: its read-back facts, why it ended and the output's thumbnail of
     /// it (so call this before the output's next take starts).
     public func catalogue(_ saved: MovieRecording.Saved) throws(PhotoLibraryError) -> Asset {

@@ -120,7 +120,8 @@ enum HelpCommand {
         the reconnects; --json prints {state, url, bitrateKbps, sentFrames, droppedFrames,
         droppedGroups, queuedSeconds (media waiting to be sent, at most 2 s), reconnects, elapsed,
         error} each second and once at the end. --audio alsa:DEVICE streams a microphone (arecord -L
-        lists them). --record also records the camera into the library. The stream key is never printed.
+        lists them). --record also keeps the stream in the library as a take (the stream's own encode, so
+        no second encoder runs; the take goes on while the server is away). The stream key is never printed.
         """,
         "devices": """
         usage: camerasun devices [--json]

@@ -7,8 +7,9 @@ import PhotoLibrary
 
 /// `camerasun stream --to rtmp://HOST[:PORT]/APP/KEY`: pushes the camera live to a streaming
 /// server until Ctrl-C, SIGTERM or `--duration` (CLI.md), surviving a lost server (it reconnects)
-/// and a slow link (whole groups of pictures are dropped, and counted). `--record` keeps a take of
-/// the same camera in the library beside it. `--json` prints the stream's status
+/// and a slow link (whole groups of pictures are dropped, and counted). `--record` keeps the stream in
+/// the library as a take, sharing the stream's encode (OBS's "same as stream": one encoder, and a
+/// take that goes on through the server's outages). `--json` prints the stream's status
 /// (`LiveStreamOutput.Status`) each second and once at the end.
 enum StreamCommand {
     static let reportInterval = Duration.seconds(1)
@@ -27,10 +28,6 @@ enum StreamCommand {
         }
         let audio = try AudioFlag(&arguments)
         let records = arguments.flag("record")
-        if records, case .alsa = audio.spec {
-            throw CLIError.usage("--record with --audio alsa: would open the microphone twice — use --audio sim or none with --record, "
-                + "or record the microphone with camerasun record")
-        }
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         try arguments.finish()
@@ -52,7 +49,7 @@ enum StreamCommand {
             try config.add(live)
             if let take { try config.add(take.output) }
         }
-        try take?.take.start(limits: MovieRecording.Limits(), encoder: encoder, sound: audio.sound(seed: capture.seed), filters: nil)
+        try take?.take.start(limits: MovieRecording.Limits(), sharingEncodeOf: live)
         let ending = session.events()
         let events = live.events
         try await session.start()

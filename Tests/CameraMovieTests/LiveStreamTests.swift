@@ -154,8 +154,9 @@ import Testing
         }
     }
 
-    @Test("nginx killed mid-stream and back 5 s later: reconnected within 5 s, the new recording starts on a keyframe, the take beside it has no gap")
-    func reconnect() async throws {
+    @Test("nginx killed mid-stream and back 5 s later: reconnected within 5 s, the new recording starts on a keyframe, the take beside it has no gap",
+          arguments: [false, true])
+    func reconnect(sharingEncode: Bool) async throws {
         try await withNginxRTMP { server in
             try await withTemporaryFile { take in
                 let stream = LiveStreamOutput()
@@ -163,9 +164,11 @@ import Testing
                 let events = stream.events
                 let session = try await Self.session(stream, beside: movie)
                 try await session.start()
-                try movie.startRecording(to: take, limits: MovieRecording.Limits())
+                // A take of its own, or one sharing the stream's encode, which goes on encoding while the server is away.
+                if !sharingEncode { try movie.startRecording(to: take, limits: MovieRecording.Limits()) }
                 // Up longer than the 5 s timeout: a server lost sooner after the first connection counts as refusing the stream.
                 try await Self.push(stream, to: server.url(key: "cam1"), frames: 180)
+                if sharingEncode { try movie.startRecording(to: take, limits: MovieRecording.Limits(), sharingEncodeOf: stream) }
                 try await server.kill()
                 // The outage itself, as the acceptance stages it: the server is away for 5 s.
                 try await Task.sleep(for: .seconds(5))
@@ -226,6 +229,61 @@ import Testing
             let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
             #expect(rms > 0.05, "RMS \(rms) over \(samples.count) samples")
         }
+    }
+
+    @Test("A take sharing the stream's encode: its video packets are the stream's, byte for byte, from a keyframe on; its sound keeps in step")
+    func sharedEncode() async throws {
+        try await withNginxRTMP { server in
+            try await withTemporaryFile { take in
+                let stream = LiveStreamOutput()
+                let movie = MovieFileOutput()
+                let session = try await Self.session(stream, beside: movie)
+                try await session.start()
+                try await Self.push(stream, to: server.url(key: "shared"), frames: 30)
+                try movie.startRecording(to: take, limits: MovieRecording.Limits(), sharingEncodeOf: stream)
+                #expect(try await eventually { movie.status.frames >= 150 }, "\(movie.status)")
+                let saved = try await movie.stopRecording()
+                _ = await stream.stop()
+                await session.stop()
+
+                #expect(saved.validation.hasAudio && saved.validation.frames >= 150, "\(saved.validation)")
+                let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
+                let taken = try Self.videoPacketHashes(of: saved.path)
+                let streamed = try Self.videoPacketHashes(of: recording)
+                let start = try #require(streamed.firstIndex(of: taken[0]), "the take's first packet is not in the stream")
+                #expect(start >= 30 && Array(streamed[start..<min(start + taken.count, streamed.count)]) == taken,
+                        "the take's \(taken.count) packets against the stream's \(streamed.count) from \(start)")
+                let firstFrame = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
+                                                                   "-show_entries", "frame=key_frame", "-of", "csv=p=0", saved.path])
+                #expect(String(decoding: firstFrame.output, as: UTF8.self).hasPrefix("1"))
+                let marks = try SyncMarkReading(path: saved.path)
+                #expect(marks.offsets.count >= 4, "flashes at \(marks.flashes), clicks at \(marks.clicks)")
+                for (flash, offset) in marks.offsets {
+                    #expect(offset <= 1.0 / 30, "the click nearest the flash frame at \(flash) s is \(offset) s from it")
+                }
+            }
+        }
+    }
+
+    @Test("Sharing the encode of a stream that is not running is refused, and the output can record again")
+    func sharedEncodeWithoutAStream() async throws {
+        try await withTemporaryFile { take in
+            let movie = MovieFileOutput()
+            let error = #expect(throws: MovieError.self) {
+                try movie.startRecording(to: take, limits: MovieRecording.Limits(), sharingEncodeOf: LiveStreamOutput())
+            }
+            #expect(error?.message.contains("no live stream runs") == true, "\(String(describing: error))")
+            #expect(!movie.status.isRecording)
+            try movie.startRecording(to: take, limits: MovieRecording.Limits())
+            #expect(movie.status.isRecording)
+        }
+    }
+
+    /// The MD5 of each video packet of `path`, in order.
+    static func videoPacketHashes(of path: String) throws -> [String] {
+        let output = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "MD5",
+                                                      "-show_entries", "packet=data_hash", "-of", "csv=p=0", path]).output
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The longest a take beside a stream may go without a frame: a few frames dropped under a
