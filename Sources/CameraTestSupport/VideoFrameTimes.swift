@@ -9,3 +9,11 @@ public func videoFrameTimes(of path: String) throws -> [Double] {
         Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
     }
 }
+
+/// The MD5 of each video packet of the file at `path`, in order, as ffprobe reads them: two files
+/// holding the same encode (a stream and the take that shared its encoder) share a run of them.
+public func videoPacketHashes(of path: String) throws -> [String] {
+    let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "MD5",
+                                                  "-show_entries", "packet=data_hash", "-of", "csv=p=0", path])
+    return String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+}

@@ -248,8 +248,8 @@ import Testing
 
                 #expect(saved.validation.hasAudio && saved.validation.frames >= 150, "\(saved.validation)")
                 let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
-                let taken = try Self.videoPacketHashes(of: saved.path)
-                let streamed = try Self.videoPacketHashes(of: recording)
+                let taken = try videoPacketHashes(of: saved.path)
+                let streamed = try videoPacketHashes(of: recording)
                 let start = try #require(streamed.firstIndex(of: taken[0]), "the take's first packet is not in the stream")
                 #expect(start >= 30 && Array(streamed[start..<min(start + taken.count, streamed.count)]) == taken,
                         "the take's \(taken.count) packets against the stream's \(streamed.count) from \(start)")
@@ -277,13 +277,6 @@ import Testing
             try movie.startRecording(to: take, limits: MovieRecording.Limits())
             #expect(movie.status.isRecording)
         }
-    }
-
-    /// The MD5 of each video packet of `path`, in order.
-    static func videoPacketHashes(of path: String) throws -> [String] {
-        let output = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "MD5",
-                                                      "-show_entries", "packet=data_hash", "-of", "csv=p=0", path]).output
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The longest a take beside a stream may go without a frame: a few frames dropped under a

@@ -36,6 +36,33 @@ struct StreamEndToEndTests {
         }
     }
 
+    @Test("--record keeps the stream in the library as one movie whose pictures are the stream's own packets, with a thumbnail, verified")
+    func recordsTheStream() async throws {
+        try await withNginxRTMP { server in
+            try await withScratchDirectory { folder in
+                let library = folder.appendingPathComponent("Library").path
+                let result = try await CameraSunBinary.run(["stream", "--to", server.url(key: "kept"), "--duration", "3", "--record",
+                                                            "--library", library, "--json"] + Self.small, timeout: 120)
+                #expect(result.exitCode == 0, "\(result)")
+                let listed = try await CameraSunBinary.run(["library", "list", "--library", library, "--json"])
+                let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
+                try #require(assets.count == 1 && assets.first?["kind"] as? String == "movie", "\(listed)")
+                let movie = try #require(assets.first?["movie"] as? [String: Any], "\(listed)")
+                #expect(movie["thumbnailPath"] is String && movie["audio"] as? String == "aac", "\(movie)")
+                let listedPath = try #require(assets.first?["path"] as? String, "\(listed)")
+                let path = listedPath.hasPrefix("/") ? listedPath : URL(fileURLWithPath: library).appendingPathComponent(listedPath).path
+                #expect(try await eventually { server.publishesEnded() >= 1 })
+                let recording = try #require(try server.recordings().first, "\(server.errorLog())")
+                let taken = try videoPacketHashes(of: path), streamed = try videoPacketHashes(of: recording.path)
+                let first = try #require(taken.first, "the take has no video packet")
+                let start = try #require(streamed.firstIndex(of: first), "the take's first packet is not in the stream")
+                #expect(taken.count >= 30 && Array(streamed[start..<min(start + taken.count, streamed.count)]) == taken,
+                        "the take's \(taken.count) packets against the stream's \(streamed.count) from \(start)")
+                #expect(try await CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
+            }
+        }
+    }
+
     /// The throttled stream's bitrate, kb/s, and the link's cap, bytes a second: a quarter of it,
     /// so that the send queue fills and drops while the link still moves (a stalled one reconnects).
     static let throttledBitrate = 1000
