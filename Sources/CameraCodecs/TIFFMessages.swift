@@ -1,5 +1,4 @@
 import Foundation
-internal import CTIFF
 
 /// What libtiff reported while writing one file: library code never prints, so libtiff's errors
 /// and warnings are kept here and put into the `CodecError` that the failure throws.
