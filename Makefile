@@ -14,21 +14,25 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 # Debian packages the build and the tests need (FFmpeg's libraries with libx264 for recordings, and ffmpeg/ffprobe
 # to read them back in the tests; the kernel's linux/videodev2.h for V4L2; nginx with its RTMP module as the live-push tests'
 # streaming server, which they start themselves on a free port); the browser tests use chromium, chromium-driver and a
-# venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese.
+# venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese; the DNG writer builds on
+# libtiff (libtiff-dev), and its tests read the DNGs back with LibRaw's raw-identify and dcraw_emu (libraw-bin).
 APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg libasound2-dev \
 	libfreetype-dev fonts-dejavu-core linux-libc-dev nginx libnginx-mod-rtmp \
-	chromium chromium-driver python3-venv fonts-wqy-microhei
+	chromium chromium-driver python3-venv fonts-wqy-microhei libtiff-dev libraw-bin
 
 # The browser tests' Python packages (Tests/Browser/requirements.txt) live in a venv of Debian's
 # python3 (the one python3-venv serves, whatever `python3` is first on PATH).
 BROWSER_VENV := .venv-browser
 BROWSER_REQUIREMENTS := Tests/Browser/requirements.txt
 BROWSER_ARTIFACTS := .build/artifacts/browser
+# The DNG tests' Python peer, rawpy (LibRaw with numpy: Tests/Python/requirements.txt), in a venv of its own.
+PYTHON_TEST_VENV := .venv-test
+PYTHON_TEST_REQUIREMENTS := Tests/Python/requirements.txt
 
 .PHONY: deps build run test test-tsan fuzz fuzz-smoke fuzz-build browser-test bench scenes ae-report clean
 
-## deps: install the Debian packages the build and tests need and the browser tests' venv (idempotent; sudo when not root)
+## deps: install the Debian packages the build and tests need and the browser and DNG tests' venvs (idempotent; sudo when not root)
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -42,6 +46,12 @@ deps:
 	    /usr/bin/python3 -m venv $(BROWSER_VENV) && \
 	    $(BROWSER_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(BROWSER_REQUIREMENTS) && \
 	    cp $(BROWSER_REQUIREMENTS) $(BROWSER_VENV)/requirements.txt; \
+	fi
+	@if ! cmp -s $(PYTHON_TEST_REQUIREMENTS) $(PYTHON_TEST_VENV)/requirements.txt; then \
+	    echo "make deps: installing the DNG tests' Python packages into $(PYTHON_TEST_VENV)"; \
+	    /usr/bin/python3 -m venv $(PYTHON_TEST_VENV) && \
+	    $(PYTHON_TEST_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(PYTHON_TEST_REQUIREMENTS) && \
+	    cp $(PYTHON_TEST_REQUIREMENTS) $(PYTHON_TEST_VENV)/requirements.txt; \
 	fi
 
 ## build: the release binary .build/release/camerasun

@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev", "fonts-dejavu-core"])]),
         .systemLibrary(
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
         .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters"]),
-        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif"]),
+        .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif", "CTIFF"]),
         .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
         .target(name: "CameraV4L2", dependencies: ["CameraCore", "CameraSystem", "CameraExposure", "CameraCapture", "CameraCodecs", "CV4L2"]),
         .target(

@@ -12,7 +12,7 @@ extension ExifWriter {
         var fields: [Field] = [
             Field(EXIF_IFD_0, EXIF_TAG_MAKE, .ascii(metadata.make)),
             Field(EXIF_IFD_0, EXIF_TAG_MODEL, .ascii(metadata.model)),
-            Field(EXIF_IFD_0, EXIF_TAG_ORIENTATION, .short([orientation(metadata.orientation)])),
+            Field(EXIF_IFD_0, EXIF_TAG_ORIENTATION, .short([metadata.orientation.exifOrientation])),
             Field(EXIF_IFD_0, EXIF_TAG_X_RESOLUTION, dpi72),
             Field(EXIF_IFD_0, EXIF_TAG_Y_RESOLUTION, dpi72),
             Field(EXIF_IFD_0, EXIF_TAG_RESOLUTION_UNIT, inches),
@@ -89,16 +89,6 @@ extension ExifWriter {
         return .rational([(UInt32(degrees), 1), (UInt32(minutes), 1), (UInt32(milliseconds.rounded()), 1000)])
     }
 
-    /// EXIF Orientation for an image that must be turned `rotation` clockwise to stand upright.
-    private static func orientation(_ rotation: Rotation) -> UInt16 {
-        switch rotation {
-        case .degrees0: 1
-        case .degrees90: 6
-        case .degrees180: 3
-        case .degrees270: 8
-        }
-    }
-
     /// The exposure time as an exact fraction when its timescale allows (1/250 s from any
     /// timescale), else the closest fraction.
     private static func exposureTime(_ time: MediaTime) -> (numerator: UInt32, denominator: UInt32) {
@@ -114,7 +104,7 @@ extension ExifWriter {
 
     /// DateTimeOriginal ("YYYY:MM:DD HH:MM:SS", local time in `zone`), SubSecTimeOriginal
     /// (milliseconds, three digits) and OffsetTimeOriginal ("+HH:MM").
-    private static func timestamp(_ date: Date, in zone: TimeZone) -> (dateTime: String, subSeconds: String, offset: String) {
+    static func timestamp(_ date: Date, in zone: TimeZone) -> (dateTime: String, subSeconds: String, offset: String) {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
         let whole = Date(timeIntervalSince1970: seconds)

@@ -31,6 +31,26 @@ public enum ExifTool {
         return Dictionary(uniqueKeysWithValues: files.compactMap { tags in (tags["SourceFile"] as? String).map { ($0, tags) } })
     }
 
+    /// exiftool run with `arguments` (as `-validate -warning -a FILE`): its status, output and errors.
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw Failure(description: "\(path) is missing — run make deps (installs libimage-exiftool-perl)")
+        }
+        let (status, output, errors) = try runTool(path, arguments)
+        return (status, String(decoding: output, as: UTF8.self), errors)
+    }
+
+    /// Every tag exiftool reads from the file at `path`, duplicates included, keyed by directory and
+    /// name ("IFD0:Make", "SubIFD:ImageWidth", "ExifIFD:ISO"): for files with several IFDs (DNG).
+    public static func readGrouped(file path: String) throws -> [String: Any] {
+        let (status, output, errors) = try run(["-j", "-n", "-G1", "-a", path])
+        guard status == 0, let files = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]],
+              let tags = files.first else {
+            throw Failure(description: "exiftool could not read \(path) (status \(status)): \(errors)")
+        }
+        return tags
+    }
+
     /// The tags exiftool reads from an in-memory JPEG (written to a temporary file for it).
     public static func read(_ bytes: [UInt8]) throws -> [String: Any] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("exiftool-\(UUID().uuidString).jpg")
