@@ -101,6 +101,7 @@ struct BracketMergeTests {
         let positions = [(31, 41), (101, 61), (171, 121)]
         let frames = try SyntheticBracket.bracket(width: Self.width, height: Self.height, scenes: positions.map(Self.square(at:)))
         let merged = try BracketMerger().merge(frames, reference: 1)
+        #expect(merged.shifts == [.zero, .zero, .zero])
         for (frame, origin) in positions.enumerated() {
             var bits: UInt8 = 0, values: [Double] = []
             for y in origin.1..<origin.1 + 24 {

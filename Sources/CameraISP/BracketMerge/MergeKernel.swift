@@ -136,34 +136,3 @@ struct MergeKernel {
         SIMD4(top[2 * cx], top[2 * cx + 1], bottom[2 * cx], bottom[2 * cx + 1])
     }
 }
-
-/// Whether a frame's cell agrees with the reference's within `threshold` standard deviations:
-/// samples unclipped in both by their summed difference, a clipped sample (a lower bound) by not
-/// lying above the other frame's value.
-struct GhostTest {
-    private let thresholdSquared: Float
-    /// Where the reference is clipped, the least value this frame may show.
-    private let frameFloor: Float
-    /// Where this frame is clipped, the least value the reference may show.
-    private let referenceFloor: Float
-
-    init(frame: FrameScale, reference: FrameScale, threshold: Float) {
-        thresholdSquared = threshold * threshold
-        let frameSpread = (frame.varianceSlope * reference.clipLevel + frame.varianceFloor).squareRoot()
-        frameFloor = reference.clipLevel - threshold * frameSpread
-        let referenceSpread = (reference.varianceSlope * frame.clipLevel + reference.varianceFloor).squareRoot()
-        referenceFloor = frame.clipLevel - threshold * referenceSpread
-    }
-
-    @inline(__always)
-    func agrees(value: SIMD4<Float>, clipped: SIMDMask<SIMD4<Int32>>, variance: SIMD4<Float>, referenceValue: SIMD4<Float>,
-                referenceClipped: SIMDMask<SIMD4<Int32>>, referenceVariance: SIMD4<Float>) -> Bool {
-        let both = .!clipped .& .!referenceClipped
-        let difference = SIMD4<Float>.zero.replacing(with: value - referenceValue, where: both).sum()
-        let spread = SIMD4<Float>.zero.replacing(with: variance + referenceVariance, where: both).sum()
-        guard difference * difference <= thresholdSquared * spread else { return false }
-        let frameTooLow = referenceClipped .& .!clipped .& (value .< frameFloor)
-        let referenceTooLow = clipped .& .!referenceClipped .& (referenceValue .< referenceFloor)
-        return !any(frameTooLow .| referenceTooLow)
-    }
-}
