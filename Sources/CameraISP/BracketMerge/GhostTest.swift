@@ -1,6 +1,7 @@
-/// Whether a frame's cell agrees with the reference's within `threshold` standard deviations:
-/// samples unclipped in both by their summed difference, a clipped sample (a lower bound) by not
-/// lying above the other frame's value.
+/// Whether a frame's cell agrees with the reference's within `threshold` standard deviations.
+/// Samples unclipped in both agree when the sum of their differences does; a clipped sample says
+/// only that the signal reaches its clip level, so the other frame's sample there must reach that
+/// level less `threshold` standard deviations of its noise.
 struct GhostTest {
     private let thresholdSquared: Float
     /// Where the reference is clipped, the least value this frame may show.

@@ -26,19 +26,28 @@ struct MergeKernel {
         let cells: Range<Int>
     }
 
-    private let reference: (source: PlaneBytes, scale: FrameScale, bit: SIMD4<Int32>)
-    private let partners: [Partner]
+    /// The reference frame as the loop reads it.
+    private struct Reference {
+        let source: PlaneBytes
+        let scale: FrameScale
+        let bit: SIMD4<Int32>
+    }
+
+    private let frames: [BracketFrame]
+    private let scales: [FrameScale]
+    private let shifts: [BayerShift]
+    private let reference: Int
+    private let threshold: Float
     /// Unclipped samples of non-reference frames that overlapped the reference, and those left out.
     private(set) var candidates = 0
     private(set) var rejected = 0
 
     init(frames: [BracketFrame], scales: [FrameScale], shifts: [BayerShift], reference: Int, threshold: Float) {
-        self.reference = (PlaneBytes(frames[reference].buffer, plane: 0), scales[reference], SIMD4(repeating: Int32(1 << reference)))
-        partners = frames.indices.filter { $0 != reference }.map { index in
-            Partner(source: PlaneBytes(frames[index].buffer, plane: 0), scale: scales[index],
-                    test: GhostTest(frame: scales[index], reference: scales[reference], threshold: threshold),
-                    shift: (shifts[index].x / 2, shifts[index].y / 2), bit: SIMD4(repeating: Int32(1 << index)))
-        }
+        self.frames = frames
+        self.scales = scales
+        self.shifts = shifts
+        self.reference = reference
+        self.threshold = threshold
     }
 
     /// The fraction of candidate samples the ghost test left out.
@@ -56,19 +65,27 @@ struct MergeKernel {
         let rowLength = (width + 7) & ~7
         var merged = [Float](repeating: 0, count: 2 * rowLength)
         var tally = (counts: SIMD4<Int32>.zero, rejections: SIMD4<Int32>.zero)
+        let reference = Reference(source: PlaneBytes(frames[self.reference].buffer, plane: 0), scale: scales[self.reference],
+                                  bit: SIMD4(repeating: Int32(1 << self.reference)))
+        let partners = frames.indices.filter { $0 != self.reference }.map { index in
+            Partner(source: PlaneBytes(frames[index].buffer, plane: 0), scale: scales[index],
+                    test: GhostTest(frame: scales[index], reference: scales[self.reference], threshold: threshold),
+                    shift: (shifts[index].x / 2, shifts[index].y / 2), bit: SIMD4(repeating: Int32(1 << index)))
+        }
+        // `frames`, which the kernel holds, keeps the pointers in `reference` and `partners` valid.
         merged.withUnsafeMutableBufferPointer { merged in
             provenance.withUnsafeMutableBufferPointer { provenance in
                 for cy in 0..<cellsHigh {
                     let rows = partners.map { partner in
                         let fy = cy + partner.shift.y
-                        return PartnerRow(rows: (0..<cellsHigh).contains(fy) ? (row(partner.source, 2 * fy), row(partner.source, 2 * fy + 1)) : nil,
-                                          cells: max(0, -partner.shift.x)..<min(cellsWide, cellsWide - partner.shift.x))
+                        let samples = (0..<cellsHigh).contains(fy) ? (row(partner.source, 2 * fy), row(partner.source, 2 * fy + 1)) : nil
+                        return PartnerRow(rows: samples, cells: max(0, -partner.shift.x)..<min(cellsWide, cellsWide - partner.shift.x))
                     }
                     let (referenceTop, referenceBottom) = (row(reference.source, 2 * cy), row(reference.source, 2 * cy + 1))
                     let (mergedTop, mergedBottom) = (merged.baseAddress!, merged.baseAddress! + rowLength)
                     let maskTop = provenance.baseAddress! + 2 * cy * width, maskBottom = maskTop + width
                     for cx in 0..<cellsWide {
-                        let (values, mask) = mergeCell(cx, referenceTop, referenceBottom, rows, &tally)
+                        let (values, mask) = mergeCell(cx, reference, referenceTop, referenceBottom, partners, rows, &tally)
                         (mergedTop[2 * cx], mergedTop[2 * cx + 1]) = (values[0], values[1])
                         (mergedBottom[2 * cx], mergedBottom[2 * cx + 1]) = (values[2], values[3])
                         (maskTop[2 * cx], maskTop[2 * cx + 1]) = (UInt8(truncatingIfNeeded: mask[0]), UInt8(truncatingIfNeeded: mask[1]))
@@ -86,8 +103,9 @@ struct MergeKernel {
 
     /// The merged values of reference cell `cx` and the frames that contributed to each.
     @inline(__always)
-    private func mergeCell(_ cx: Int, _ referenceTop: UnsafePointer<UInt16>, _ referenceBottom: UnsafePointer<UInt16>,
-                           _ rows: [PartnerRow], _ tally: inout (counts: SIMD4<Int32>, rejections: SIMD4<Int32>))
+    private func mergeCell(_ cx: Int, _ reference: Reference, _ referenceTop: UnsafePointer<UInt16>,
+                           _ referenceBottom: UnsafePointer<UInt16>, _ partners: [Partner], _ rows: [PartnerRow],
+                           _ tally: inout (counts: SIMD4<Int32>, rejections: SIMD4<Int32>))
         -> (values: SIMD4<Float>, mask: SIMD4<Int32>) {
         let scale = reference.scale
         let (referenceValue, referenceClipped) = scale.read(cell(referenceTop, referenceBottom, cx))
