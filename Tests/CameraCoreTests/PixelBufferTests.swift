@@ -139,9 +139,9 @@ struct PixelBufferLayoutTests {
     @Test("A bad bayer bit depth is reported before an odd size")
     func bitDepthCheckedFirst() {
         #expect(throws: PixelBufferError.invalidDimensions(
-            width: 3, height: 3, format: .bayer16(.rggb, significantBits: 16),
-            reason: "bayer16 holds 10 to 12 significant bits, not 16")) {
-            try PixelBuffer(format: .bayer16(.rggb, significantBits: 16), width: 3, height: 3)
+            width: 3, height: 3, format: .bayer16(.rggb, significantBits: 14),
+            reason: "bayer16 holds 10 to 12 significant bits (a sensor) or 16 (a merged bracket), not 14")) {
+            try PixelBuffer(format: .bayer16(.rggb, significantBits: 14), width: 3, height: 3)
         }
     }
 
