@@ -16,7 +16,7 @@ extension CaptureLoop {
 
     /// The flash photo's step after this frame (`.wait` when none is being taken).
     mutating func advanceFlashPhoto(_ statistics: FrameStatistics, metadata: FrameMetadata) -> FlashSequence.Step {
-        guard var photo = flashPhoto, let held = engine.flashHold else { return .wait }
+        guard var photo = flashPhoto, let held = engine.hold?.controls else { return .wait }
         let step = photo.sequence.advance(statistics, metadata: metadata, held: held, bias: engine.controls.exposure.bias.current)
         flashPhoto = photo
         return step
@@ -52,6 +52,6 @@ extension CaptureLoop {
     /// Auto-exposure and white balance run again.
     private mutating func endFlashPhoto() {
         flashPhoto = nil
-        engine.releaseFlashHold()
+        engine.releaseHold()
     }
 }

@@ -30,6 +30,10 @@ struct CaptureLoop: Sendable {
     let flash: StreamFlash?
     /// The flash photo being taken, and the request it answers.
     var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
+    /// The stream's bracketed photos (offered with raw frames only: the merge takes them).
+    let bracket = StreamBracket()
+    /// The bracket being taken, and the request it answers.
+    var bracketPhoto: (sequence: BracketSequence, request: StreamBracket.Request)?
     private var analyzer = StreamAnalyzer()
     private var renderer = StreamRenderer()
     private var gaps = SequenceGapTracker()
@@ -42,15 +46,18 @@ struct CaptureLoop: Sendable {
         self.retryInterval = retryInterval
         self.initialInterruption = initialInterruption
         self.engine = engine
-        // A stream that ended during a flash photo handed its engine back holding the exposure.
-        self.engine.releaseFlashHold()
+        // A stream that ended during a flash photo or a bracket handed its engine back holding the exposure.
+        self.engine.releaseHold()
         self.report = report
         flash = device.capabilities.hasFlash ? StreamFlash() : nil
     }
 
-    /// Runs until cancelled or until the device fails; flash photos still asked for then fail.
+    /// Runs until cancelled or until the device fails; flash photos and brackets still asked for then fail.
     mutating func run() async -> Outcome {
-        defer { flash?.close() }
+        defer {
+            flash?.close()
+            bracket.close()
+        }
         if let initialInterruption, let failure = await waitOut(initialInterruption) {
             return failure
         }
@@ -61,14 +68,14 @@ struct CaptureLoop: Sendable {
             } catch CaptureError.frameDropped(let reason) {
                 gaps.deviceDropped()
                 fanOut(DroppedFrame(reason: reason, sequenceNumber: nil))
-                flashFrameLost()
+                frameLost()
                 // A device out of buffers fails at once: waiting lets the outputs give some back.
                 await Task.yield()
                 continue
             } catch CaptureError.interrupted(let reason, _) {
                 if let failure = await waitOut(reason) { return failure }
                 // The restart dropped any flash waiting for its frame.
-                flashFrameLost()
+                frameLost()
                 continue
             } catch {
                 if Task.isCancelled { break }
@@ -88,12 +95,18 @@ struct CaptureLoop: Sendable {
         return .cancelled(engine)
     }
 
-    /// Analyses `frame`, runs the 3A engine (and a flash photo's steps), renders its picture and
+    /// Tells a flash photo or bracket being taken that the device lost a frame.
+    private mutating func frameLost() {
+        flashFrameLost()
+        bracketFrameLost()
+    }
+
+    /// Analyses `frame`, runs the 3A engine (and a flash photo's or bracket's steps), renders its picture and
     /// sends it to every output, after reporting the frames missing before it.
     private mutating func process(_ frame: Frame) throws(CaptureError) {
         for missing in gaps.missingBefore(frame.sequenceNumber) {
             fanOut(DroppedFrame(reason: .discontinuity, sequenceNumber: missing))
-            flashFrameLost()
+            frameLost()
         }
         let statistics: FrameStatistics
         var controls: SensorControls
@@ -101,29 +114,36 @@ struct CaptureLoop: Sendable {
         do {
             statistics = try analyzer.analyze(metered.buffer)
             startFlashPhoto(frame.metadata)
+            startBracket(frame.metadata)
             controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore)
         } catch {
             throw .invalidConfiguration("\(error)")
         }
         let flashStep = advanceFlashPhoto(statistics, metadata: frame.metadata)
         if case .fire(let power) = flashStep { controls.flashPower = power }
+        // The frame's picture keeps the bracket's base look whatever exposure made it.
+        let gain = bracketPhoto?.sequence.renderGain(for: frame.metadata) ?? engine.renderGain
+        let bracketStep = advanceBracket(frame)
+        if case .expose(let exposure) = bracketStep { controls.hold(exposure) }
         do {
             try device.apply(controls)
         } catch {
             throw .deviceFailure(device: device.uniqueID, detail: "\(error)")
         }
-        guard let picture = try renderer.picture(frame, gain: engine.renderGain, toneMapping: device.settings.toneMapping) else {
+        guard let picture = try renderer.picture(frame, gain: gain, toneMapping: device.settings.toneMapping) else {
             fanOut(DroppedFrame(reason: .outOfBuffers, sequenceNumber: frame.sequenceNumber))
-            flashFrameLost()
+            frameLost()
             return
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
+        let bracket = if case .bayer16 = frame.buffer.format { self.bracket } else { nil as StreamBracket? }
         let captured = routes.map { route in
             CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
-                          connection: route.connection, streamIndex: streamIndex, flash: flash)
+                          connection: route.connection, streamIndex: streamIndex, flash: flash, bracket: bracket)
         }
         finishFlashPhoto(flashStep, frames: captured)
+        finishBracket(bracketStep, frames: captured)
         for (route, frame) in zip(routes, captured) { route.output.receive(frame) }
     }
 

@@ -7,7 +7,7 @@ import CameraMetering
 /// The pixels are as the sensor delivered them. To display the frame, rotate it clockwise by
 /// `rotation`, then flip it horizontally if `isMirrored` (the order `PreviewGeometry` uses).
 public struct CapturedFrame: Sendable {
-    public let frame: Frame
+    public private(set) var frame: Frame
     public let statistics: FrameStatistics
     public let threeA: ThreeAStatus
     /// The nominal time between frames at the device's frame rate when this one was captured.
@@ -20,9 +20,13 @@ public struct CapturedFrame: Sendable {
     /// The stream's flash, through which an output asks for a flash photo; nil when the device
     /// has no flash.
     let flash: StreamFlash?
+    /// The stream's brackets, through which an output asks for a bracketed photo; nil when the
+    /// device's frames are not raw.
+    let bracket: StreamBracket?
 
     init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
-         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?) {
+         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?, bracket: StreamBracket?) {
+        self.bracket = bracket
         self.frame = frame
         self.statistics = statistics
         self.threeA = threeA
@@ -30,6 +34,13 @@ public struct CapturedFrame: Sendable {
         (rotation, isMirrored, stabilizationMode) = connection.snapshot
         self.streamIndex = streamIndex
         self.flash = flash
+    }
+
+    /// This frame with `picture` in place of its own: a photo made from it (a merged bracket).
+    func replacingPicture(_ picture: Frame) -> CapturedFrame {
+        var copy = self
+        copy.frame = picture
+        return copy
     }
 
     public var buffer: PixelBuffer { frame.buffer }

@@ -66,7 +66,7 @@ struct FlashSequence {
         let litByThisFlash = phase.power.map { Self.isLit(metadata, at: $0) } ?? false
         switch phase {
         case .settling:
-            guard !lit, Self.isMade(metadata, with: held) || frames > Self.settleLimit else { return .wait }
+            guard !lit, metadata.isMade(with: held) || frames > Self.settleLimit else { return .wait }
             phase = .preFlash(ambient: (statistics, metadata))
             return fire()
         case .preFlash(let ambient):
@@ -120,13 +120,5 @@ struct FlashSequence {
     /// Whether a frame was lit by a flash of `power` (within 1%: devices round it).
     private static func isLit(_ metadata: FrameMetadata, at power: Double) -> Bool {
         metadata.flashPower.map { abs($0 / power - 1) < 0.01 } ?? false
-    }
-
-    /// Whether a frame was made with the held exposure (within 1%: devices round durations) and
-    /// lens position.
-    private static func isMade(_ metadata: FrameMetadata, with held: SensorControls) -> Bool {
-        func close(_ a: Double, _ b: Double) -> Bool { abs(a / b - 1) < 0.01 }
-        return close(metadata.exposureDuration.seconds, held.exposureDuration) && close(metadata.analogueGain, held.analogueGain)
-            && close(metadata.digitalGain, held.digitalGain) && abs(metadata.lensPosition - held.lensPosition) < 1e-6
     }
 }

@@ -10,6 +10,8 @@ public enum PhotoCaptureError: Error, Equatable, Sendable, CustomStringConvertib
     case processingFailed(String)
     /// The flash photo could not be taken: what did not happen, and why when it is known.
     case flashFailed(String)
+    /// The bracketed photo could not be taken: what did not happen.
+    case bracketFailed(String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum PhotoCaptureError: Error, Equatable, Sendable, CustomStringConvertib
         case .unsupported(let what): "\(what)"
         case .processingFailed(let what): "photo processing failed: \(what)"
         case .flashFailed(let what): "the flash photo was not taken: \(what)"
+        case .bracketFailed(let what): "the bracketed photo was not taken: \(what)"
         }
     }
 }

@@ -110,11 +110,18 @@ public final class PhotoOutput: CaptureOutput {
         let result: Result<CapturedPhoto, PhotoCaptureError>
         var captured = false
         do {
-            let shot = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
+            let shot: (frame: CapturedFrame, flash: PhotoFlash, bracket: BracketCapture?)
+            if let offsets = settings.bracket {
+                let bracket = try await shootBracket(offsets)
+                shot = (bracket.frame, PhotoFlash(mode: .off, isAvailable: bracket.frame.flash != nil, exposure: nil), bracket)
+            } else {
+                let single = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
+                shot = (single.frame, single.flash, nil)
+            }
             notify(.didCapture)
             captured = true
-            result = .success(try await process(shot.frame, flash: shot.flash, settings: settings, captureDate: captureDate,
-                                                sequenceAtRequest: request.sequence))
+            result = .success(try await process(shot.frame, bracket: shot.bracket, flash: shot.flash, settings: settings,
+                                                captureDate: captureDate, sequenceAtRequest: request.sequence))
         } catch {
             // A request that got no frame still passes every stage, so each is reported exactly once.
             if !captured { notify(.didCapture) }
@@ -132,6 +139,12 @@ public final class PhotoOutput: CaptureOutput {
         if let size = settings.maximumDimensions, size.width < 16 || size.height < 16 {
             throw .unsupported("maximum dimensions \(size) are too small — ask for at least 16x16")
         }
+        if let offsets = settings.bracket {
+            try PhotoSettings.checkBracket(offsets)
+            if settings.flashMode != .off {
+                throw .unsupported("flash \(settings.flashMode.rawValue) with a bracket — a bracketed photo is taken without the flash; turn it off")
+            }
+        }
     }
 
     /// The photo's frame and what the flash did for it: the frame the main flash lit when the
@@ -148,7 +161,7 @@ public final class PhotoOutput: CaptureOutput {
         }
         switch decision {
         case .fire(let flash):
-            let capture = try await flash.capture(for: self, within: frameWait * FlashSequence.frameLimit)
+            let capture = try await flash.capture((), for: self, within: frameWait * FlashSequence.frameLimit)
             return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
         case .missing:
             throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
@@ -176,7 +189,7 @@ public final class PhotoOutput: CaptureOutput {
     }
 
     /// Waits for a frame later than `sequence` (any frame when nil), converged if asked.
-    private func nextFrame(after sequence: UInt64?, converged: Bool, within limit: Duration) async throws(PhotoCaptureError) -> CapturedFrame {
+    func nextFrame(after sequence: UInt64?, converged: Bool, within limit: Duration) async throws(PhotoCaptureError) -> CapturedFrame {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
@@ -203,25 +216,29 @@ public final class PhotoOutput: CaptureOutput {
     /// a photo (or reporting one) from running.
     private static let encoding = DispatchQueue(label: "camerasun.photo-encoding", attributes: .concurrent)
 
-    /// The photo of `frame`, encoded on `encoding`.
-    private func process(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
+    /// The photo of `frame` — or of `bracket` fused, when given — encoded on `encoding`.
+    private func process(_ frame: CapturedFrame, bracket: BracketCapture?, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
                          sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
         try await withCheckedContinuation { continuation in
             PhotoOutput.encoding.async {
                 continuation.resume(returning: Result { () throws(PhotoCaptureError) in
-                    try self.encode(frame, flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                    let photo = try bracket.map { (bracket) throws(PhotoCaptureError) in try PhotoOutput.fused(bracket) } ?? frame
+                    return try self.encode(photo, sources: bracket?.frames.map(\.metadata.exposureDuration), flash: flash, settings: settings,
+                                           captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
                 })
             }
         }.get()
     }
 
-    private func encode(_ frame: CapturedFrame, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
+    /// `frame` as a JPEG with its EXIF; `sources` are the exposure times of a composite's frames.
+    private func encode(_ frame: CapturedFrame, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
                         sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
-            let exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
+            var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
                                           focalLength: focalLength, captureDate: captureDate)
+            if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
             let data = try JPEGEncoder().encode(image, quality: quality, exif: exif)
             return CapturedPhoto(settings: settings, data: data, size: PixelSize(width: image.width, height: image.height),
                                  presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,

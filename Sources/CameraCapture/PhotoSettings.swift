@@ -46,21 +46,27 @@ public struct PhotoSettings: Sendable, Hashable {
     /// Take the frame that was current when the request was made (from the recent-frame ring)
     /// rather than the next one; not when the flash fires.
     public var zeroShutterLag: Bool
+    /// EV offsets from auto-exposure's exposure (2…5 of them, e.g. −2, 0, +2) for a bracketed photo:
+    /// a frame taken at each, merged into one photo (AVCapturePhotoBracketSettings' idea); nil
+    /// takes one frame. Needs a raw stream.
+    public var bracket: [Double]?
 
     /// Settings with a fresh unique id.
     public init(format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off, maximumDimensions: PixelSize? = nil,
                 location: GPSLocation? = nil, artist: String? = nil, comment: String? = nil,
-                qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true) {
+                qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true, bracket: [Double]? = nil) {
         self.init(uniqueID: PhotoSettings.nextID.add(1, ordering: .relaxed).newValue, format: format, flashMode: flashMode,
                   maximumDimensions: maximumDimensions, location: location, artist: artist, comment: comment,
-                  qualityPrioritization: qualityPrioritization, zeroShutterLag: zeroShutterLag)
+                  qualityPrioritization: qualityPrioritization, zeroShutterLag: zeroShutterLag, bracket: bracket)
     }
 
     /// Settings with a chosen id (it must not have been used with the same output before).
     public init(uniqueID: UInt64, format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off,
                 maximumDimensions: PixelSize? = nil, location: GPSLocation? = nil, artist: String? = nil,
-                comment: String? = nil, qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true) {
+                comment: String? = nil, qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true,
+                bracket: [Double]? = nil) {
         self.uniqueID = uniqueID
+        self.bracket = bracket
         self.format = format
         self.flashMode = flashMode
         self.maximumDimensions = maximumDimensions
@@ -69,6 +75,12 @@ public struct PhotoSettings: Sendable, Hashable {
         self.comment = comment
         self.qualityPrioritization = qualityPrioritization
         self.zeroShutterLag = zeroShutterLag
+    }
+
+    /// Checks a bracket's offsets as a request does before the camera is asked: 2…5 different
+    /// finite EV offsets (whether the camera reaches them is known only from its exposure then).
+    public static func checkBracket(_ offsets: [Double]) throws(PhotoCaptureError) {
+        try BracketSequence.validate(offsets)
     }
 
     private static let nextID = Atomic<UInt64>(0)

@@ -66,4 +66,11 @@ extension SensorControls {
         analogueGain = exposure.analogueGain
         digitalGain = exposure.digitalGain
     }
+
+    /// Takes `held`'s exposure, white balance and lens position (a photo's held controls), keeping
+    /// its own zoom, bias, anti-flicker, torch and flash.
+    mutating func hold(_ held: SensorControls) {
+        (exposureDuration, analogueGain, digitalGain) = (held.exposureDuration, held.analogueGain, held.digitalGain)
+        (whiteBalance, lensPosition) = (held.whiteBalance, held.lensPosition)
+    }
 }

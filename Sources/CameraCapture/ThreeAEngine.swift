@@ -20,11 +20,19 @@ public struct ThreeAEngine: Sendable {
     private var lensPosition: Double?
     /// The controls returned for the last frame.
     private var lastControls: SensorControls?
-    /// The exposure, white balance and lens position held while a flash photo is taken, so that
-    /// its ambient, pre-flash and flash frames share them (a lens moving between the ambient and
-    /// the pre-flash frame would spread bright lights differently, which the pre-flash would take
-    /// for its own return) and the flash's light never reaches the 3A loops; nil otherwise.
-    private(set) var flashHold: SensorControls?
+    /// The exposure, white balance and lens position held while a photo of several frames is
+    /// taken, and the render gain its frames show with; nil otherwise. A flash photo's ambient,
+    /// pre-flash and flash frames share them (a lens moving between the ambient and the pre-flash
+    /// frame would spread bright lights differently, which the pre-flash would take for its own
+    /// return) and the flash's light never reaches the 3A loops; a bracket's frames share white
+    /// balance and focus, each at its own exposure.
+    private(set) var hold: Hold?
+
+    /// Controls held for the next frames, and how their pictures are rendered.
+    struct Hold: Sendable {
+        var controls: SensorControls
+        var renderGain: RenderGain
+    }
 
     /// The most gain (analogue × digital) the ambient exposure of a flash photo takes in the
     /// automatic exposure modes: ISO 400 on the simulated sensor's ISO 50. Beyond it the flash,
@@ -52,9 +60,9 @@ public struct ThreeAEngine: Sendable {
         return shortest...max(shortest, min(capabilities.exposureDuration.upperBound, 1 / frameRate))
     }
 
-    /// How the image pipeline renders the last frame: auto-exposure's lift of the subject, or none
-    /// while a flash photo is taken (the flash puts the subject at its target on the sensor).
-    public var renderGain: RenderGain { flashHold == nil ? controls.exposure.renderGain : .none }
+    /// How the image pipeline renders the last frame: auto-exposure's lift of the subject, or the
+    /// hold's — none for a flash photo (the flash puts the subject at its target on the sensor).
+    public var renderGain: RenderGain { hold?.renderGain ?? controls.exposure.renderGain }
 
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {
@@ -83,8 +91,8 @@ public struct ThreeAEngine: Sendable {
         let interval = lastPresentationTime.map { (frame.presentationTime - $0).seconds } ?? nominal
         lastPresentationTime = frame.presentationTime
         var next: SensorControls
-        if let flashHold {
-            next = flashHold
+        if let hold {
+            next = hold.controls
         } else {
             let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
             next = SensorControls(exposureDuration: exposure.duration, analogueGain: exposure.analogueGain,
@@ -104,21 +112,31 @@ public struct ThreeAEngine: Sendable {
     /// automatic exposure brought down to `flashGainLimit` at the longest duration — the flash
     /// lights the rest. A locked or custom exposure is held as it is.
     mutating func holdForFlash(_ frame: FrameMetadata) {
-        var held = lastControls ?? SensorControls(exposureDuration: frame.exposureDuration.seconds, analogueGain: frame.analogueGain,
-                                                  digitalGain: frame.digitalGain, whiteBalance: frame.whiteBalanceGains,
-                                                  lensPosition: frame.lensPosition)
+        var held = currentControls(frame)
         let program = controls.exposure.program
         let limit = program.durationRange.upperBound * Self.flashGainLimit
         if controls.exposure.mode == .continuousAuto || controls.exposure.mode == .autoOnce,
            held.exposureDuration * held.analogueGain * held.digitalGain > limit {
             held.setExposure(program.split(limit))
         }
-        flashHold = held
+        hold = Hold(controls: held, renderGain: .none)
+    }
+
+    /// Holds `controls` from the next `update` on, the frames rendered with `renderGain`.
+    mutating func hold(_ controls: SensorControls, renderGain: RenderGain) {
+        hold = Hold(controls: controls, renderGain: renderGain)
+    }
+
+    /// The controls auto-exposure, white balance and focus last asked for (or what `frame` was
+    /// made with, before any): the base a bracket's exposures are offset from.
+    func currentControls(_ frame: FrameMetadata) -> SensorControls {
+        lastControls ?? SensorControls(exposureDuration: frame.exposureDuration.seconds, analogueGain: frame.analogueGain,
+                                       digitalGain: frame.digitalGain, whiteBalance: frame.whiteBalanceGains, lensPosition: frame.lensPosition)
     }
 
     /// Lets auto-exposure, white balance and autofocus run again.
-    mutating func releaseFlashHold() {
-        flashHold = nil
+    mutating func releaseHold() {
+        hold = nil
     }
 
     /// The lens position for the next frames: autofocus's on the focus region's sharpness (measured

@@ -41,6 +41,9 @@ public struct ExifMetadata: Sendable, Hashable {
     public var location: GPSLocation?
     public var artist: String?
     public var userComment: String?
+    /// A picture made of several exposures, their times (EXIF 2.32's CompositeImage 3, "composite
+    /// captured when shooting", and SourceImageNumberOfCompositeImage); nil for a single exposure.
+    public var compositeSources: [MediaTime]?
 
     public init(make: String, model: String, software: String = "CameraSun", captureDate: Date,
                 timeZone: TimeZone = .current, exposureTime: MediaTime, fNumber: Double, iso: Int,
@@ -48,7 +51,8 @@ public struct ExifMetadata: Sendable, Hashable {
                 meteringMode: MeteringMode = .centerWeighted, flash: Flash = .off, whiteBalance: WhiteBalance = .auto,
                 focalLength: Double, digitalZoomRatio: Double = 1, brightnessValue: Double? = nil,
                 orientation: Rotation = .degrees0, location: GPSLocation? = nil, artist: String? = nil,
-                userComment: String? = nil) {
+                userComment: String? = nil, compositeSources: [MediaTime]? = nil) {
+        self.compositeSources = compositeSources
         self.make = make
         self.model = model
         self.software = software

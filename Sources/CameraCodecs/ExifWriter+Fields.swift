@@ -52,6 +52,9 @@ extension ExifWriter {
         if let location = metadata.location {
             fields += gpsFields(location)
         }
+        if let sources = metadata.compositeSources {
+            fields += compositeFields(sources)
+        }
         if hasThumbnail {
             fields += [
                 Field(EXIF_IFD_1, EXIF_TAG_COMPRESSION, .short([6])),
@@ -61,6 +64,16 @@ extension ExifWriter {
             ]
         }
         return fields
+    }
+
+    /// EXIF 2.32's composite tags: CompositeImage 3 (captured as one shot from several exposures)
+    /// and the number of source images, all of them used.
+    private static func compositeFields(_ sources: [MediaTime]) -> [Field] {
+        let count = UInt16(clamping: sources.count)
+        return [
+            Field(EXIF_IFD_EXIF, EXIF_TAG_COMPOSITE_IMAGE, .short([3])),
+            Field(EXIF_IFD_EXIF, EXIF_TAG_SOURCE_IMAGE_NUMBER_OF_COMPOSITE_IMAGE, .short([count, count])),
+        ]
     }
 
     /// The GPS IFD: version 2.3, latitude and longitude as degrees, minutes and seconds (to a

@@ -5,7 +5,8 @@ import CameraCore
 /// colour matrix.
 ///
 /// Clipping: every sample is capped at the neutral white `clipLevel` = digital gain × the smallest
-/// white-balance gain, the level at which the first channel of a grey clips. A sample at the white
+/// white-balance gain × the calibration's headroom, the level at which the first channel of a grey
+/// clips (above the white level for a merged bracket, which saw past it). A sample at the white
 /// level reaches it in every channel, so a blown highlight is (clip, clip, clip) — white, since
 /// the matrix rows sum to 1 — rather than the magenta its unequal channel gains would make.
 ///
@@ -32,8 +33,8 @@ struct BayerDeveloper {
         let normalisation = Normalisation(
             black: Float(calibration.blackLevel),
             scale: SIMD3(Float(gains.red * unit), Float(gains.green * unit), Float(gains.blue * unit)),
-            clip: Float(metadata.digitalGain * min(gains.red, gains.green, gains.blue)))
-        image.clipLevel = normalisation.clip
+            clip: Float(metadata.digitalGain * min(gains.red, gains.green, gains.blue) * calibration.headroom))
+        (image.clipLevel, image.headroom) = (normalisation.clip, Float(calibration.headroom))
         let matrix = ColorMatrix(calibration.colorMatrix)
         rowLength = image.stride + 2 * BayerDeveloper.margin
         if rows.count != 3 * rowLength { rows = [Float](repeating: 0, count: 3 * rowLength) }

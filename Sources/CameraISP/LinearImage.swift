@@ -13,6 +13,9 @@ public struct LinearImage: Sendable {
     /// balance and digital gain (1 for processed frames). Clipped highlights are this grey in all
     /// three channels, so they render white, and the tone curve places its white here.
     public internal(set) var clipLevel: Float = 1
+    /// How far above the sensor's white the image holds light (a merged bracket's `RawCalibration.headroom`;
+    /// 1 for a single frame): the tone curve brings `clipLevel` down to the white of a single frame.
+    public internal(set) var headroom: Float = 1
     var red: [Float] = []
     var green: [Float] = []
     var blue: [Float] = []

@@ -6,7 +6,7 @@ import CameraCore
 enum ProcessedFrameDecoder {
     static func decode(_ buffer: PixelBuffer, into image: inout LinearImage) {
         image.resize(width: buffer.width, height: buffer.height)
-        image.clipLevel = 1
+        (image.clipLevel, image.headroom) = (1, 1)
         switch buffer.format {
         case .bgra8: decode(BGRAReader(buffer), into: &image)
         case .gray8: decode(GrayReader(buffer), into: &image)

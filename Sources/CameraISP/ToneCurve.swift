@@ -11,7 +11,9 @@ import Foundation
 ///     f(b) = s + ev + k·x + (1 − k)·x / (1 + x/κ)     for b > s
 ///
 /// Above the subject the slope falls from 1 to a constant k over a knee about κ EV wide, and k is
-/// chosen so that the input white lands on the output white, f(w) = 0: the highlights keep an even
+/// chosen so that the input white lands on the output white, f(w) = w − log2(headroom) (0 for a
+/// sensor's frame; a merged bracket's light above the sensor's white, up to `headroom` times it,
+/// is brought under the same white): the highlights keep an even
 /// share of the output range (a slope falling towards 0, as a rational curve has, squeezed the top
 /// half stop of the sensor into a tenth of a stop, which clipped). A pixel's detail — its level
 /// over its base — keeps its whole contrast where the output has `detailRange` of room under
@@ -43,18 +45,20 @@ struct ToneCurve {
     /// per-pixel exp2 inside its range.
     static let evLimit = 24.0
 
-    init(_ gain: RenderGain, clipLevel: Float) {
+    init(_ gain: RenderGain, clipLevel: Float, headroom: Float = 1) {
         let subject = Float(log2(max(gain.subjectLevel, Double(ToneCurve.smallestLuminance))))
-        let headroom = log2(clipLevel) - subject
+        let range = log2(clipLevel) - subject
         self.subject = subject
         ev = Float(min(max(gain.ev, -ToneCurve.evLimit), ToneCurve.evLimit))
-        guard ev > 0, headroom > 0 else {
+        guard ev > 0 || headroom > 1, range > 0 else {
             slope = 1
             compresses = false
             return
         }
-        let q = 1 / (1 + headroom / ToneCurve.knee)
-        let k = (headroom - ev - headroom * q) / (headroom - headroom * q)
+        // The EV from the subject's output level to the output white.
+        let room = range - log2(headroom) - ev
+        let q = 1 / (1 + range / ToneCurve.knee)
+        let k = (room - range * q) / (range - range * q)
         slope = min(max(k, ToneCurve.minimumSlope), 1)
         compresses = slope < 1
     }

@@ -13,7 +13,7 @@ struct ToneMapper {
     private var indices: [Int32] = []
 
     mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder) {
-        let curve = ToneCurve(gain, clipLevel: image.clipLevel)
+        let curve = ToneCurve(gain, clipLevel: image.clipLevel, headroom: image.headroom)
         rows.resize(stride: image.stride)
         if toneMapping == .local && !curve.isIdentity {
             filter.compute(image)

@@ -25,11 +25,12 @@ public struct SensorModel: Sendable, Hashable {
     /// rather than clipped at zero. The processed formats, whose tables start at black, have none.
     public static let blackLevel = 256
 
-    /// How the Bayer read-out's `bits`-bit samples become linear colour. The simulated filters
-    /// see Rec. 709's primaries, so the colour matrix is the identity.
-    public static func rawCalibration(significantBits bits: Int) -> RawCalibration {
+    /// How the Bayer read-out's `bits`-bit samples become linear colour, and how noisy they are.
+    /// The simulated filters see Rec. 709's primaries, so the colour matrix is the identity.
+    public func rawCalibration(significantBits bits: Int) -> RawCalibration {
         let shift = 12 - bits
-        return RawCalibration(blackLevel: blackLevel >> shift, whiteLevel: whiteLevel >> shift)
+        return RawCalibration(blackLevel: Self.blackLevel >> shift, whiteLevel: Self.whiteLevel >> shift,
+                              noise: SensorNoise(fullWellElectrons: fullWellElectrons, readNoiseElectrons: readNoiseElectrons))
     }
 
     public init(fullWellElectrons: Double = 6000, readNoiseElectrons: Double = 2.5, sensitivity: Double = 0.1,

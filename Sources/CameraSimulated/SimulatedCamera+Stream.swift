@@ -25,7 +25,7 @@ extension SimulatedCamera {
             rowReadoutTime = 0.8 / format.maximumFrameRate / Double(format.size.height)
             pool = try BufferPool(format: format.pixelFormat, width: format.size.width, height: format.size.height, capacity: bufferCount)
             if case .bayer16(_, let bits) = format.pixelFormat {
-                rawCalibration = SensorModel.rawCalibration(significantBits: bits)
+                rawCalibration = sensor.rawCalibration(significantBits: bits)
             } else {
                 rawCalibration = nil
             }

@@ -69,8 +69,8 @@ enum HelpCommand {
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
-                               [--flash off|on|auto] [--count N] [--library DIR] [--quality Q] [--no-zsl] [--gps LAT,LON[,ALT]]
-                               [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
+                               [--flash off|on|auto] [--bracket EV,EV[,…]] [--count N] [--library DIR] [--quality Q] [--no-zsl]
+                               [--gps LAT,LON[,ALT]] [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
         Checks that the library's disk has room for the whole burst, waits for auto-exposure to
         settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,
         default 1) as overlapping requests and writes each into the library (--library DIR, default
@@ -83,7 +83,10 @@ enum HelpCommand {
         cd/m²), off (the default) never: a pre-flash measures the subject, then the flash fires at
         the power that puts it at mid-grey (shifted by --ev) — full power and a warning when it is
         out of reach — and the photo is the flash's frame (never zero shutter lag). A camera
-        without a flash refuses on. --json prints {"assets":[…]}, each with id, path (absolute),
+        without a flash refuses on. --bracket -2,0,2 takes a frame at each EV offset (2…5 of them)
+        from auto-exposure's exposure, white balance and focus held, and merges them (aligned, what
+        moved taken from the frame nearest 0 EV) into one photo with less noise in the shadows, its
+        EXIF a composite of that many frames; it needs the camera's raw frames. --json prints {"assets":[…]}, each with id, path (absolute),
         width, height, exposureTime, iso, evBias, meteringMode, flash, flashFired, flashPower
         (when it fired, 0…1) and shutterToFileMs (request → fsynced file and catalogue row). A
         photo the library cannot take is named on stderr with the reason and kept in

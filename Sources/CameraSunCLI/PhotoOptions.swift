@@ -29,6 +29,8 @@ struct PhotoOptions {
     let libraryDirectory: URL
     /// `--gps`: where the photos are taken, into their EXIF.
     let location: GPSLocation?
+    /// `--bracket -2,0,2`: EV offsets of a bracketed photo, merged into one; nil takes one frame.
+    let bracket: [Double]?
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
@@ -44,6 +46,18 @@ struct PhotoOptions {
         flash = try arguments.option("flash", expected: "off, on or auto", PhotoSettings.FlashMode.init(rawValue:)) ?? .off
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
         location = try arguments.location()
+        bracket = try arguments.option("bracket", expected: "EV offsets separated by commas, e.g. -2,0,2") { text in
+            let offsets = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return offsets.contains(nil) ? nil : offsets.compactMap { $0 }
+        }
+        if let bracket {
+            do {
+                try PhotoSettings.checkBracket(bracket)
+            } catch {
+                throw CLIError.usage("--bracket: \(error)")
+            }
+            if flash != .off { throw CLIError.usage("--bracket with --flash \(flash.rawValue) — a bracketed photo is taken without the flash") }
+        }
         let ev = try arguments.double("ev")
         bias = ev ?? 0
         metering = try arguments.option("metering", expected: "average, centre, spot, spot@x,y, matrix or sun",
@@ -75,10 +89,11 @@ struct PhotoOptions {
     }
 
     /// Fresh settings for each request: JPEG at `--quality`, `--flash`, zero shutter lag unless
-    /// `--no-zsl` (a photo the flash lights never is).
+    /// `--no-zsl` (a photo the flash lights never is), a `--bracket`.
     var photoSettings: @Sendable () -> PhotoSettings {
-        { [quality, flash, zeroShutterLag, location] in
-            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location, zeroShutterLag: zeroShutterLag)
+        { [quality, flash, zeroShutterLag, location, bracket] in
+            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location, zeroShutterLag: zeroShutterLag,
+                          bracket: bracket)
         }
     }
 

@@ -17,6 +17,16 @@ struct ToneMappingTests {
         #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 < $1 }, "monotone")
     }
 
+    @Test("a merged bracket's headroom: its white, headroom times the sensor's, lands on the output white; the subject still gets its lift",
+          arguments: [(4.0, 4.0), (4.0, 0.0), (8.0, 2.0)])
+    func headroom(headroom: Double, ev: Double) {
+        let curve = ToneCurve(RenderGain(subjectLevel: 0.01, ev: ev), clipLevel: Float(headroom), headroom: Float(headroom))
+        #expect(abs(curve.output(Float(log2(headroom)))) < 1e-4, "the merged white at \(curve.output(Float(log2(headroom)))) EV")
+        #expect(abs(curve.output(Float(log2(0.01))) - (Float(log2(0.01)) + Float(ev))) < 1e-5)
+        let levels = stride(from: Float(-10), through: Float(log2(headroom)), by: 0.05).map { curve.output($0) }
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 < $1 } && levels.allSatisfy { $0 <= 1e-4 }, "monotone, under white")
+    }
+
     @Test("detail over a compressed base keeps its whole contrast while the output has room under white, and the curve's slope at white")
     func detailUnderWhite() {
         let curve = ToneCurve(RenderGain(subjectLevel: 0.01, ev: 4), clipLevel: 1)

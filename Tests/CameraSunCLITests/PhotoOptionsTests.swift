@@ -42,6 +42,20 @@ struct PhotoOptionsTests {
         #expect(settings.metering == .spot(NormalizedPoint(x: 0.2, y: 0.7), radius: MeteringMode.defaultSpotRadius))
     }
 
+    @Test("--bracket reaches every request's settings as its EV offsets")
+    func bracket() throws {
+        #expect(try Self.options(["--bracket", "-2,0,2"]).photoSettings().bracket == [-2, 0, 2])
+        #expect(try Self.options([]).photoSettings().bracket == nil)
+    }
+
+    @Test("a bracket that is not 2…5 different numbers, or with the flash, is a usage error naming it",
+          arguments: [(["--bracket", "0"], "a bracket of 1 frame"), (["--bracket", "-2,x,2"], "EV offsets separated by commas"),
+                      (["--bracket", "0,0,1"], "give different finite EV offsets"), (["--bracket", "-2,0,2", "--flash", "on"], "without the flash")])
+    func badBracket(arguments: [String], message: String) {
+        let error = #expect(throws: CLIError.self) { _ = try Self.options(arguments) }
+        #expect(error.map { "\($0)" }?.contains(message) == true, "\(String(describing: error))")
+    }
+
     @Test("--flash reaches every request's settings", arguments: PhotoSettings.FlashMode.allCases)
     func flash(mode: PhotoSettings.FlashMode) throws {
         #expect(try Self.options(["--flash", mode.rawValue]).photoSettings().flashMode == mode)

@@ -20,6 +20,16 @@ public struct BracketFrame: Sendable {
         self.noise = noise
     }
 
+    /// A camera's raw frame, its calibration, total exposure and noise (at its analogue gain) from
+    /// its metadata; nil when the camera gives no noise for it.
+    public init?(_ frame: Frame) throws(ISPError) {
+        guard let calibration = frame.metadata.rawCalibration else { throw .missingRawCalibration(frame.buffer.format) }
+        guard let noise = calibration.noise else { return nil }
+        self.init(buffer: frame.buffer, calibration: calibration, exposure: frame.metadata.totalExposure,
+                  noise: NoiseProfile(fullWellElectrons: noise.fullWellElectrons, readNoiseElectrons: noise.readNoiseElectrons,
+                                      analogueGain: frame.metadata.analogueGain))
+    }
+
     /// A camera's raw frame: its calibration and total exposure from its metadata.
     public init(_ frame: Frame, noise: NoiseProfile) throws(ISPError) {
         guard let calibration = frame.metadata.rawCalibration else { throw .missingRawCalibration(frame.buffer.format) }

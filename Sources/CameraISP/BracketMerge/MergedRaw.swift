@@ -47,7 +47,7 @@ struct MergedEncoding {
     }
 
     func calibration(colorMatrix: [Double]) -> RawCalibration {
-        RawCalibration(blackLevel: Int(pedestal), whiteLevel: Int(pedestal + unit), colorMatrix: colorMatrix)
+        RawCalibration(blackLevel: Int(pedestal), whiteLevel: Int(pedestal + unit), colorMatrix: colorMatrix, headroom: headroom)
     }
 
     /// Encodes `count` merged values (a multiple of 8 may be read past `count`, up to the row's

@@ -7,23 +7,33 @@ struct FlashCapture: Sendable {
     let exposure: FlashExposure
 }
 
-/// The flash of one capture stream, as outputs reach it: an output asks for a flash photo and
-/// gets back the frame the main flash lit. Every frame of a stream from a device with a flash
-/// carries it (`CapturedFrame.flash`).
+/// The flash photos of a stream from a device with a flash.
+typealias StreamFlash = StreamRequests<Void, FlashCapture>
+
+extension StreamFlash {
+    convenience init() {
+        self.init(name: "flash photo", failure: PhotoCaptureError.flashFailed)
+    }
+}
+
+/// The photos of one capture stream that take several frames — flash photos, brackets — as
+/// outputs reach them: an output asks with its `Order` and gets back the `Capture` the capture
+/// loop took for it. Every frame of a stream that can take them carries the stream's requests
+/// (`CapturedFrame.flash`, `.bracket`).
 ///
-/// The capture loop takes the requests one at a time, in order — each with its own pre-flash and
-/// flash frames (`FlashSequence`) — as frames come; when the stream ends, the requests still
-/// waiting fail, saying so.
-final class StreamFlash: Sendable {
-    /// A request as the capture loop sees it: its number and the output that made it.
+/// The capture loop takes the requests one at a time, in order — each with its own frames — as
+/// frames come; when the stream ends, the requests still waiting fail, saying so.
+final class StreamRequests<Order: Sendable, Capture: Sendable>: Sendable {
+    /// A request as the capture loop sees it: its number, the output that made it and what it asks.
     struct Request: Sendable {
         let id: UInt64
         let requester: ObjectIdentifier
+        let order: Order
     }
 
     private struct Waiting {
         let request: Request
-        let continuation: CheckedContinuation<Result<FlashCapture, PhotoCaptureError>, Never>
+        let continuation: CheckedContinuation<Result<Capture, PhotoCaptureError>, Never>
         let timeout: Task<Void, Never>
     }
 
@@ -35,12 +45,20 @@ final class StreamFlash: Sendable {
     }
 
     private let state = Locked(State())
+    /// What a request is called in messages ("flash photo").
+    private let name: String
+    /// The error a request fails with, from what went wrong.
+    private let failure: @Sendable (String) -> PhotoCaptureError
 
-    /// Asks for a flash photo for `requester` and waits for it. A request not done within `limit`
-    /// for itself and for each request ahead of it fails (a stream that stopped giving frames or
+    init(name: String, failure: @escaping @Sendable (String) -> PhotoCaptureError) {
+        (self.name, self.failure) = (name, failure)
+    }
+
+    /// Asks for `order` for `requester` and waits for it. A request not done within `limit` for
+    /// itself and for each request ahead of it fails (a stream that stopped giving frames or
     /// drops, which its sequence would otherwise count), as do the requests still waiting when
     /// the stream ends.
-    func capture(for requester: some CaptureOutput, within limit: Duration) async throws(PhotoCaptureError) -> FlashCapture {
+    func capture(_ order: Order, for requester: some CaptureOutput, within limit: Duration) async throws(PhotoCaptureError) -> Capture {
         let result = await withCheckedContinuation { continuation in
             let accepted = state.withLock { state in
                 guard !state.isClosed else { return false }
@@ -50,15 +68,16 @@ final class StreamFlash: Sendable {
                     let wait = limit * (ahead + 1)
                     try? await Task.sleep(for: wait)
                     guard !Task.isCancelled else { return }
-                    let queue = ahead == 0 ? "" : " (behind \(ahead) other flash photo\(ahead == 1 ? "" : "s"))"
-                    self?.complete(id, with: .failure(.flashFailed(
+                    guard let self else { return }
+                    let queue = ahead == 0 ? "" : " (behind \(ahead) other \(name)\(ahead == 1 ? "" : "s"))"
+                    complete(id, with: .failure(failure(
                         "the camera delivered no frame for it in \(wait.seconds) s\(queue) — the stream stalled; check the camera")))
                 }
-                state.queue.append(Waiting(request: Request(id: id, requester: ObjectIdentifier(requester)),
+                state.queue.append(Waiting(request: Request(id: id, requester: ObjectIdentifier(requester), order: order),
                                            continuation: continuation, timeout: timeout))
                 return true
             }
-            if !accepted { continuation.resume(returning: .failure(StreamFlash.streamEnded)) }
+            if !accepted { continuation.resume(returning: .failure(streamEnded)) }
         }
         return try result.get()
     }
@@ -78,7 +97,7 @@ final class StreamFlash: Sendable {
     }
 
     /// Ends request `id`, waiting or in progress, with `result`; nothing when it already ended.
-    func complete(_ id: UInt64, with result: Result<FlashCapture, PhotoCaptureError>) {
+    func complete(_ id: UInt64, with result: Result<Capture, PhotoCaptureError>) {
         let ended = state.withLock { state -> Waiting? in
             if state.inProgress?.request.id == id {
                 defer { state.inProgress = nil }
@@ -92,8 +111,9 @@ final class StreamFlash: Sendable {
     }
 
     /// Why a request fails once the stream ended.
-    private static let streamEnded = PhotoCaptureError.flashFailed("the capture stream ended before the flash fired — "
-        + "take the photo while the session runs")
+    private var streamEnded: PhotoCaptureError {
+        failure("the capture stream ended before its frames were taken — take the photo while the session runs")
+    }
 
     /// The stream ended: every request fails, now and from now on.
     func close() {
@@ -107,7 +127,7 @@ final class StreamFlash: Sendable {
         }
         for waiting in ended {
             waiting.timeout.cancel()
-            waiting.continuation.resume(returning: .failure(StreamFlash.streamEnded))
+            waiting.continuation.resume(returning: .failure(streamEnded))
         }
     }
 }

@@ -1,0 +1,117 @@
+import CameraCore
+import Foundation
+
+/// One bracketed photo as the capture loop takes it (AVCapturePhotoBracketSettings' idea): the
+/// exposure auto-exposure holds for the highlights is the base, and each EV offset in turn is
+/// held — white balance and focus as the base has them — until a frame made with it comes. Frames
+/// are found by their metadata (`FrameMetadata.isMade(with:)`), never by counting, so a device
+/// whose controls land later works as well; each stage happens once, in order.
+///
+/// An offset's exposure takes a longer or shorter duration first (up to the device's longest, past
+/// one frame's time if need be: a longer duration gathers more light, where more gain only
+/// amplifies the same), then gain. The frames are rendered for the viewfinder with the base's gain
+/// moved by their own offset, so the preview holds still while the bracket runs.
+struct BracketSequence {
+    /// What the loop does after a frame.
+    enum Step {
+        /// Nothing new: wait for the next frame.
+        case wait
+        /// Hold these controls from now on.
+        case expose(SensorControls)
+        /// Every exposure has its frame, in the order of the offsets.
+        case captured([Frame])
+        /// The bracket cannot finish; the message says what did not happen.
+        case failed(String)
+    }
+
+    /// Frames one exposure may take to arrive, lost ones included: its controls reach the sensor
+    /// two frames after they are set on the simulated camera, with room to spare.
+    static let framesPerExposure = 8
+
+    let offsets: [Double]
+    /// The controls of each offset, in order.
+    let exposures: [SensorControls]
+    /// How the base exposure's frames are rendered.
+    let renderGain: RenderGain
+    private let baseExposure: Double
+    private var frames: [Frame] = []
+    private var waited = 0
+
+    /// The bracket of `offsets` (EV) around `base` on a device with `capabilities`, rendered for the
+    /// viewfinder as `renderGain` renders the base; throws naming the offsets the device can reach
+    /// from the base when one is beyond them.
+    init(offsets: [Double], base: SensorControls, renderGain: RenderGain, capabilities: DeviceCapabilities) throws(PhotoCaptureError) {
+        let total = base.exposureDuration * base.analogueGain * base.digitalGain
+        let longest = capabilities.exposureDuration.upperBound * capabilities.analogueGain.upperBound * capabilities.digitalGain.upperBound
+        let shortest = capabilities.exposureDuration.lowerBound * capabilities.analogueGain.lowerBound * capabilities.digitalGain.lowerBound
+        let reach = log2(shortest / total)...log2(longest / total)
+        if let outside = offsets.first(where: { !reach.contains($0) }) {
+            throw .unsupported(String(format: "bracket offset %+.1f EV is beyond what this camera can expose from the current exposure "
+                + "(%.0f µs at gain %.2f): %+.1f…%+.1f EV — choose offsets within that range", outside, base.exposureDuration * 1e6,
+                base.analogueGain * base.digitalGain, reach.lowerBound, reach.upperBound))
+        }
+        (self.offsets, self.renderGain, baseExposure) = (offsets, renderGain, total)
+        exposures = offsets.map { Self.controls(base, times: pow(2, $0), capabilities: capabilities) }
+    }
+
+    /// The offsets a bracket may have: 2…5 of them, each a different finite number of EV.
+    static let frameCounts = 2...5
+
+    /// Checks `offsets` before the device is asked: their number, and that each is a different number.
+    static func validate(_ offsets: [Double]) throws(PhotoCaptureError) {
+        guard frameCounts.contains(offsets.count) else {
+            throw .unsupported("a bracket of \(offsets.count) frame\(offsets.count == 1 ? "" : "s") — give \(frameCounts.lowerBound) to "
+                + "\(frameCounts.upperBound) EV offsets, e.g. -2,0,2")
+        }
+        guard offsets.allSatisfy(\.isFinite), Set(offsets).count == offsets.count else {
+            throw .unsupported("bracket offsets \(offsets.map { String(format: "%g", $0) }.joined(separator: ",")) — give different finite EV offsets, e.g. -2,0,2")
+        }
+    }
+
+    /// The controls to hold first.
+    var first: SensorControls { exposures[0] }
+
+    /// How a frame made with `metadata` is rendered for the viewfinder: the base's gain, moved by
+    /// how far the frame's exposure is from the base.
+    func renderGain(for metadata: FrameMetadata) -> RenderGain {
+        let offset = log2(metadata.totalExposure / baseExposure)
+        return RenderGain(subjectLevel: renderGain.subjectLevel * pow(2, offset), ev: renderGain.ev - offset)
+    }
+
+    /// Takes the next frame from the device.
+    mutating func advance(_ frame: Frame) -> Step {
+        if frame.metadata.isMade(with: exposures[frames.count]) {
+            frames.append(frame)
+            waited = 0
+            return frames.count == exposures.count ? .captured(frames) : .expose(exposures[frames.count])
+        }
+        return countWait(lost: false)
+    }
+
+    /// Takes a frame the device lost (dropped, skipped, or in a stream restart).
+    mutating func frameLost() -> Step {
+        countWait(lost: true)
+    }
+
+    private mutating func countWait(lost: Bool) -> Step {
+        waited += 1
+        guard waited > Self.framesPerExposure else { return .wait }
+        let exposure = exposures[frames.count]
+        return .failed(String(format: "no frame came at the bracket's exposure %d of %d (%+.1f EV, %.0f µs) in %d frames%@",
+                              frames.count + 1, exposures.count, offsets[frames.count], exposure.exposureDuration * 1e6,
+                              Self.framesPerExposure, lost ? " — the camera lost frames meanwhile" : ""))
+    }
+
+    /// `base` with `factor` times its exposure: duration first, then analogue gain, then digital.
+    private static func controls(_ base: SensorControls, times factor: Double, capabilities: DeviceCapabilities) -> SensorControls {
+        var controls = base
+        var remaining = base.exposureDuration * base.analogueGain * base.digitalGain * factor
+        let duration = capabilities.exposureDuration
+        controls.exposureDuration = min(max(remaining / (base.analogueGain * base.digitalGain), duration.lowerBound), duration.upperBound)
+        remaining /= controls.exposureDuration
+        controls.analogueGain = min(max(remaining / base.digitalGain, capabilities.analogueGain.lowerBound), capabilities.analogueGain.upperBound)
+        remaining /= controls.analogueGain
+        controls.digitalGain = min(max(remaining, capabilities.digitalGain.lowerBound), capabilities.digitalGain.upperBound)
+        return controls
+    }
+}

@@ -1,0 +1,110 @@
+import CameraCapture
+import CameraCodecs
+import CameraCore
+import CameraSimulated
+import CameraTestSupport
+import Foundation
+import Testing
+
+/// Bracketed photos through a session on the simulated camera's raw frames: taken, merged and
+/// rendered as the single frame would be, with less noise, and saying so in the EXIF.
+@Suite("Bracketed photos on the simulated camera", .serialized)
+struct BracketPhotoTests {
+    /// A flat grey panel, the subject, 9 EV under a bright sky that auto-exposure keeps from clipping:
+    /// the panel is lifted far, so one frame's noise shows in it.
+    static let backlitPanel = SimulatedScene(name: "backlit-panel", summary: "a flat panel 9 EV under the sky", subjectIntent: 0) { size in
+        SceneImage(width: size.width, height: size.height) { u, _ in
+            u < 0.4 ? .init(radiance: SIMD3(repeating: 10), albedo: 0.2, depth: 2, isSubject: true)
+                : .init(radiance: SIMD3(repeating: 5000), albedo: 0.9, depth: 1000)
+        }
+    }
+
+    static let format = DeviceFormat(size: PixelSize(width: 320, height: 180), pixelFormat: .bayer16(.rggb, significantBits: 12),
+                                     frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+
+    /// A running session on `scene`'s raw frames once auto-exposure has converged.
+    static func withSettledCamera(_ scene: SimulatedScene, format: DeviceFormat = format,
+                                  _ body: (SimulatedCamera, PhotoOutput) async throws -> Void) async throws {
+        let camera = try SimulatedCamera(scene: scene, format: format)
+        try camera.configure { $0.focusMode = .locked }
+        let photos = PhotoOutput(), frames = VideoDataOutput()
+        let session = CaptureSession()
+        try await session.configure { config in
+            try config.add(DeviceInput(camera))
+            try config.add(photos)
+            try config.add(frames)
+        }
+        try await session.start()
+        for await frame in frames.frames {
+            if frame.threeA.exposureState == .converged { break }
+            try #require(frame.sequenceNumber < 300, "auto-exposure did not settle on \(scene.name)")
+        }
+        do {
+            try await body(camera, photos)
+        } catch {
+            await session.stop()
+            throw error
+        }
+        await session.stop()
+    }
+
+    /// The mean and standard deviation of the photo's luma (0…255) over the subject, its edges left out.
+    static func subjectLuma(of photo: CapturedPhoto, camera: SimulatedCamera) throws -> (mean: Double, deviation: Double) {
+        let image = try JPEGDecoder().decode(photo.data)
+        let truth = camera.groundTruth(for: Frame(buffer: image, presentationTime: photo.presentationTime,
+                                                  sequenceNumber: photo.sequenceNumber, metadata: photo.metadata))
+        var values: [Double] = []
+        for y in 10..<(image.height - 10) {
+            for x in 10..<(image.width / 3) where truth.subjectMask[y * image.width + x] != 0 {
+                let (b, g, r) = (Double(image[plane: 0, x: 4 * x, y: y]), Double(image[plane: 0, x: 4 * x + 1, y: y]),
+                                 Double(image[plane: 0, x: 4 * x + 2, y: y]))
+                values.append(0.2126 * r + 0.7152 * g + 0.0722 * b)
+            }
+        }
+        let mean = values.reduce(0, +) / Double(values.count)
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
+        return (mean, variance.squareRoot())
+    }
+
+    @Test("A −2/0/+2 bracket of a backlit panel: the panel as bright as in one frame, with less than two thirds of its noise")
+    func lessNoise() async throws {
+        try await Self.withSettledCamera(Self.backlitPanel) { camera, photos in
+            let single = try await photos.capture(PhotoSettings())
+            let bracketed = try await photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
+            let (one, merged) = (try Self.subjectLuma(of: single, camera: camera), try Self.subjectLuma(of: bracketed, camera: camera))
+            #expect(abs(merged.mean - one.mean) < 8, "the panel at \(merged.mean) in the bracket, \(one.mean) in one frame")
+            #expect(merged.deviation < 0.67 * one.deviation, "noise σ \(merged.deviation) merged, \(one.deviation) in one frame")
+        }
+    }
+
+    @Test("The bracketed photo's EXIF says it is a composite of its 3 frames, taken in auto bracketing")
+    func compositeExif() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            let photo = try await photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
+            let exif = try ExifTool.read(photo.data)
+            // exiftool -n: SourceImageNumberOfCompositeImage is its CompositeImageCount; CompositeImage 3 is "composite image captured while shooting", ExposureMode 2 "auto bracket".
+            #expect(exif["CompositeImage"] as? Int == 3, "\(exif)")
+            #expect(exif["CompositeImageCount"] as? String == "3 3", "\(exif)")
+            #expect(exif["ExposureMode"] as? Int == 2, "\(exif)")
+        }
+    }
+
+    @Test("An offset the camera cannot reach fails that photo naming the range; the next photo is taken")
+    func offsetBeyondReach() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            let error = await #expect(throws: PhotoCaptureError.self) { try await photos.capture(PhotoSettings(bracket: [0, 30])) }
+            #expect(error?.description.contains("+30.0 EV is beyond what this camera can expose") == true, "\(String(describing: error))")
+            let photo = try await photos.capture(PhotoSettings(bracket: [-1, 0, 1]))
+            #expect(Array(photo.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        }
+    }
+
+    @Test("A camera whose frames are not raw refuses a bracket, saying what it needs")
+    func processedFormat() async throws {
+        let bgra = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
+        try await Self.withSettledCamera(.grayCard, format: bgra) { _, photos in
+            let error = await #expect(throws: PhotoCaptureError.self) { try await photos.capture(PhotoSettings(bracket: [-2, 0, 2])) }
+            #expect(error?.description.contains("needs the camera's raw frames") == true, "\(String(describing: error))")
+        }
+    }
+}
