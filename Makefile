@@ -15,8 +15,10 @@ NATIVE_FLAGS ?= $(shell [ "$$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuin
 # to read them back in the tests; the kernel's linux/videodev2.h for V4L2; nginx with its RTMP module as the live-push tests'
 # streaming server, which they start themselves on a free port); the browser tests use chromium, chromium-driver and a
 # venv (python3-venv), and fonts-wqy-microhei so that their screenshots of ?lang=zh show Chinese; the DNG writer builds on
-# libtiff (libtiff-dev), and its tests read the DNGs back with LibRaw's raw-identify and dcraw_emu (libraw-bin).
-APT_PACKAGES := pkg-config libstb-dev python3-opencv libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
+# libtiff (libtiff-dev), and its tests read the DNGs back with LibRaw's raw-identify and dcraw_emu (libraw-bin). The HDR
+# bracket-fusion evaluation runs enfuse (enfuse) beside OpenCV's Mertens fusion as a peer, and its MEF-SSIM tests check
+# the Swift index against a numpy one (python3-numpy, Debian's, beside python3-opencv).
+APT_PACKAGES := pkg-config libstb-dev python3-opencv python3-numpy enfuse libsqlite3-dev sqlite3 libturbojpeg0-dev libexif-dev libimage-exiftool-perl libmicrohttpd-dev \
 	libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libx264-dev ffmpeg libasound2-dev \
 	libfreetype-dev fonts-dejavu-core linux-libc-dev nginx libnginx-mod-rtmp \
 	chromium chromium-driver python3-venv fonts-wqy-microhei libtiff-dev libraw-bin

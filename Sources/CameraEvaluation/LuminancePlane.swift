@@ -1,15 +1,15 @@
 import Foundation
 
-/// One channel of an image as `Double`s, row-major: the luminance TMQI compares, with the filters it
-/// needs (MATLAB's `filter2(window, x, 'valid')` with the 11×11 Gaussian, and the 2×2 mean that steps
-/// down a scale).
-struct LuminancePlane {
-    let width: Int
-    let height: Int
+/// One channel of an image as `Double`s, row-major: the luminance TMQI and MEF-SSIM compare, with the
+/// filters they need (MATLAB's `filter2(window, x, 'valid')` with the 11×11 Gaussian, and the 2×2 mean
+/// that steps down a scale).
+public struct LuminancePlane: Sendable {
+    public let width: Int
+    public let height: Int
     /// `width × height` values, row by row.
-    var values: [Double]
+    public var values: [Double]
 
-    init(width: Int, height: Int, values: [Double]) {
+    public init(width: Int, height: Int, values: [Double]) {
         precondition(values.count == width * height, "expected \(width * height) values, got \(values.count)")
         self.width = width
         self.height = height
