@@ -22,30 +22,10 @@ struct BracketPhotoTests {
     static let format = DeviceFormat(size: PixelSize(width: 320, height: 180), pixelFormat: .bayer16(.rggb, significantBits: 12),
                                      frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 
-    /// A running session on `scene`'s raw frames once auto-exposure has converged.
+    /// A running session on `scene`'s raw frames (or `format`'s) once auto-exposure has converged.
     static func withSettledCamera(_ scene: SimulatedScene, format: DeviceFormat = format,
                                   _ body: (SimulatedCamera, PhotoOutput) async throws -> Void) async throws {
-        let camera = try SimulatedCamera(scene: scene, format: format)
-        try camera.configure { $0.focusMode = .locked }
-        let photos = PhotoOutput(), frames = VideoDataOutput()
-        let session = CaptureSession()
-        try await session.configure { config in
-            try config.add(DeviceInput(camera))
-            try config.add(photos)
-            try config.add(frames)
-        }
-        try await session.start()
-        for await frame in frames.frames {
-            if frame.threeA.exposureState == .converged { break }
-            try #require(frame.sequenceNumber < 300, "auto-exposure did not settle on \(scene.name)")
-        }
-        do {
-            try await body(camera, photos)
-        } catch {
-            await session.stop()
-            throw error
-        }
-        await session.stop()
+        try await FlashPhotoTests.withSettledCamera(scene, format: format) { camera, photos, _ in try await body(camera, photos) }
     }
 
     /// The mean and standard deviation of the photo's luma (0…255) over the subject, its edges left out.

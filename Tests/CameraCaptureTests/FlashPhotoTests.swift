@@ -39,7 +39,7 @@ struct FlashPhotoTests {
     /// has converged at `bias`. The lens stays at infinity unless `focusMode` says otherwise
     /// (sharp enough at this size, and not re-rendered each frame as autofocus would make it).
     /// `frameWait` is the photo output's.
-    static func withSettledCamera(_ scene: SimulatedScene, bias: Double = 0, focusMode: FocusMode = .locked,
+    static func withSettledCamera(_ scene: SimulatedScene, format: DeviceFormat = format, bias: Double = 0, focusMode: FocusMode = .locked,
                                   frameWait: Duration = .seconds(2),
                                   _ body: (SimulatedCamera, PhotoOutput, VideoDataOutput) async throws -> Void) async throws {
         let camera = try SimulatedCamera(scene: scene, format: format)
