@@ -79,6 +79,40 @@ struct BracketPhotoTests {
         }
     }
 
+    @Test("A bracket the camera stops in the middle of fails that photo, saying why; the photo before it is kept, and the next is taken")
+    func stoppedMidBracket() async throws {
+        let camera = try SimulatedCamera(scene: .backlitPortrait, format: Self.format, frameRate: 30, pacing: .realtime)
+        let photos = PhotoOutput()
+        let session = CaptureSession()
+        try await session.configure { config in
+            try config.add(DeviceInput(camera))
+            try config.add(photos)
+        }
+        try await session.start()
+        let before = try await photos.capture(PhotoSettings())
+        // Five exposures at 30 fps take at least a sixth of a second: the stop comes while they are taken.
+        let (capturing, started) = AsyncStream<Void>.makeStream()
+        let bracket = Task {
+            try await photos.capture(PhotoSettings(bracket: [-2, -1, 0, 1, 2])) { event in
+                if case .willCapture = event { started.yield() }
+            }
+        }
+        for await _ in capturing { break }
+        await session.stop()
+        let result = await bracket.result
+        guard case .failure(let error as PhotoCaptureError) = result else { Issue.record("the bracket did not fail: \(result)"); return }
+        switch error {
+        case .bracketFailed(let why): #expect(why.contains("stream ended"), "\(why)")
+        case .notRunning: break
+        default: Issue.record("the bracket failed otherwise: \(error)")
+        }
+        #expect(Array(before.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        try await session.start()
+        let after = try await photos.capture(PhotoSettings())
+        await session.stop()
+        #expect(Array(after.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
     @Test("A camera whose frames are not raw refuses a bracket, saying what it needs")
     func processedFormat() async throws {
         let bgra = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
