@@ -141,6 +141,7 @@ bench: build
 	$(BIN) bench photo
 	$(BIN) bench pipeline --frames 300
 	$(BIN) bench server
+	$(BIN) bench fusion
 	$(BIN) ae-eval --json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache

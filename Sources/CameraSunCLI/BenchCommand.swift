@@ -13,7 +13,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, filters, record or stream)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, fusion, filters, record or stream)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchmarkProgress(terminal.progress(enabled: !json))
@@ -25,12 +25,13 @@ enum BenchCommand {
             case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
             case "server": benchmarks = try await ServerBenchmark.run(calls: frames ?? 30, progress: progress)
             case "tonemap": benchmarks = try await TonemapBenchmark.run(runs: frames ?? 30, progress: progress)
+            case "fusion": benchmarks = try await FusionBenchmark.run(runs: frames ?? 10, progress: progress)
             case "filters": benchmarks = try await FilterBenchmark.run(runs: frames ?? 30, progress: progress)
             // --frames counts the live take's seconds here.
             case "record": benchmarks = try await RecordBenchmark.run(seconds: frames ?? 60, progress: progress)
             // … and the seconds each push is measured for here.
             case "stream": benchmarks = try await StreamBenchmark.run(seconds: frames ?? 30, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, filters, record, stream")
+            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream")
             }
         } catch let error as BenchmarkError {
             throw CLIError.runtime(error.message)

@@ -171,7 +171,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|filters|record [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
@@ -186,6 +186,9 @@ enum HelpCommand {
         tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
         gain the sun AE settles at) to bgra8 on one core, tone-mapped locally and with the global
         curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame.
+        fusion: a -2/0/+2 EV bracket of 1080p raw frames of backlit-portrait merged, developed and
+        tone-mapped into one bgra8 picture on one core, beside enfuse and OpenCV's Mertens fusing the
+        same three exposures (each rendered to sRGB as the camera's own picture).
         filters: a 33³ LUT on a 1080p bgra8 frame beside FFmpeg's lut3d, and the beauty filter on
         backlit-portrait and on all-skin frames beside OpenCV's guided filter, each beside a memory read.
         record: 90 frames of 1080p encoded by CameraSun and by ffmpeg -c:v libx264 with the same

@@ -1,0 +1,62 @@
+import CameraCapture
+import CameraCore
+import CameraEvaluation
+import CameraExposure
+import CameraISP
+import CameraSimulated
+import Foundation
+
+/// `bench fusion`: a −2/0/+2 EV bracket of 1080p raw frames made into one picture on one core —
+/// CameraSun's merge in the mosaic, development and tone mapping (`BracketRenderer`) — beside
+/// `enfuse` and OpenCV's `createMergeMertens(1, 1, 1)` fusing the same three exposures, each
+/// rendered to 8-bit sRGB as a camera's own JPEG would be, in the same run.
+///
+/// The bracket is backlit-portrait around the sensor exposure the sun AE settles at (found in
+/// closed loop at 320×180). Ours is timed from the raw frames to the bgra8 picture; enfuse's is its
+/// whole process (reading and writing its files included, as its users run it); OpenCV's its
+/// `process` call alone.
+public enum FusionBenchmark {
+    static let size = PixelSize(width: 1920, height: 1080)
+    static let offsets = [-2.0, 0, 2]
+
+    public static func run(runs: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
+        progress.show("bench fusion: settling the exposure in closed loop")
+        let settled = try await ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 320, height: 180))
+            .run(.backlitPortrait, algorithm: SunAwareExposure())
+        progress.show("bench fusion: rendering a 1080p raw bracket")
+        let camera = try SimulatedCamera(scene: .backlitPortrait,
+                                         format: MeteringBenchmark.format(size.width, size.height, .bayer16(.rggb, significantBits: 12)))
+        try camera.startStreaming()
+        var frames: [Frame] = []
+        for offset in offsets {
+            try camera.updateControls { $0.exposureDuration = pow(2, settled.sensorExposureEV + offset) }
+            var frame = try await camera.nextFrame()
+            // The controls land two frames later.
+            for _ in 0..<2 { frame = try await camera.nextFrame() }
+            frames.append(frame)
+        }
+        camera.stopStreaming()
+        var pipeline = ImagePipeline()
+        try pipeline.develop(frames[1])
+        let gain = RenderGain(subjectLevel: ClosedLoopEvaluation.subjectLevel(pipeline.developed, truth: camera.groundTruth(for: frames[1])),
+                              ev: settled.renderGainEV)
+        let ours = try await medianMilliseconds(runs: runs, progress: { progress.show("bench fusion: CameraSun, run \($0)/\(runs)") }) {
+            _ = try BracketRenderer.render(frames, offsets: offsets, gain: gain, toneMapping: .local, format: .bgra8)
+        }
+        // The peers' inputs: each exposure as the camera's own picture of it, no gain.
+        let exposures = try frames.map { frame in
+            var pipeline = ImagePipeline()
+            try pipeline.develop(frame)
+            let picture = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+            try pipeline.renderMeteringView(into: picture)
+            return picture
+        }
+        progress.show("bench fusion: enfuse and OpenCV's Mertens on the same exposures")
+        let peers = try BracketFusionPeers().fuse(exposures)
+        progress.clear()
+        return peers.map { peer in
+            Benchmark(name: "fusion-3x1080p", unit: "ms/photo", ours: ours, peer: peer.name, peerValue: peer.milliseconds,
+                      ratio: peer.milliseconds / ours)
+        }
+    }
+}
