@@ -66,6 +66,8 @@ public struct ClosedLoopEvaluation {
         public var output: PixelBuffer?
         public var metadata: FrameMetadata?
         var thumbnail: PixelBuffer?
+        /// How the algorithm rendered the last frame: the render gain a photo of it is made with.
+        public var renderGain: RenderGain?
         /// The last frame as developed (linear) and its ground truth, for the peers to tone-map.
         var developed: RadianceImage?
         public var truth: SimulatedGroundTruth?
@@ -158,6 +160,7 @@ public struct ClosedLoopEvaluation {
         result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
         result.developed = ClosedLoopEvaluation.radiance(of: pipeline.developed)
         result.truth = last.truth
+        result.renderGain = algorithm.renderGain
         return result
     }
 
@@ -184,7 +187,7 @@ public struct ClosedLoopEvaluation {
     }
 
     /// The scene's radiance in the camera's view at `time`: what TMQI compares the output with.
-    private func sceneRadiance(_ scene: SimulatedScene, at time: Double) -> RadianceImage {
+    func sceneRadiance(_ scene: SimulatedScene, at time: Double) -> RadianceImage {
         let painted = scene.heldStill(at: time).render(viewSize: size).radiance
         let originX = scene.viewOrigin(at: time, imageWidth: painted.width, viewWidth: size.width)
         guard painted.width != size.width || originX != 0 else { return painted }

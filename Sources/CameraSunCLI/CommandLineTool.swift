@@ -54,6 +54,8 @@ public enum CommandLineTool {
             try await MeterCommand.run(ArgumentList(rest, command: "meter"), terminal: terminal)
         case "ae-eval":
             try await AEEvalCommand.run(ArgumentList(rest, command: "ae-eval"), terminal: terminal)
+        case "hdr-eval":
+            try await HDREvalCommand.run(ArgumentList(rest, command: "hdr-eval"), terminal: terminal)
         case "photo":
             try await PhotoCommand.run(ArgumentList(rest, command: "photo"), terminal: terminal)
         case "record":

@@ -16,9 +16,11 @@ enum HelpCommand {
       stream        push the camera live to an RTMP server (nginx-rtmp, SRS, a CDN's ingest)
       library       the library of photos and movies: list, show ID, verify, repair
       ae-eval       closed-loop auto-exposure evaluation: each scene × algorithm against ground truth
+      hdr-eval      bracketed photos of each scene beside the single frame, enfuse and OpenCV's Mertens
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
-                    tonemap (1080p HDR rendering), filters (recording filters), record (1080p30 takes)
+                    tonemap (1080p HDR rendering), fusion (1080p brackets), filters (recording filters),
+                    record (1080p30 takes), stream (720p30 live push)
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
@@ -66,6 +68,15 @@ enum HelpCommand {
         --shutter/--gain fix the exposure; "dropped" counts frames lost (late, out of buffers).
         With --realtime a camera that cannot keep the frame rate says so on stderr.
         --json prints one object per frame. Without --frames it runs until interrupted.
+        """,
+        "hdr-eval": """
+        usage: camerasun hdr-eval [--scenes all|a,b] [--width W] [--height H] [--json]
+        A bracketed photo (-2/0/+2 EV around the sun AE's settled exposure) of each built-in scene at
+        640x360, beside the single 0 EV frame and enfuse and OpenCV's Mertens fusing the same
+        exposures: subject ΔEV and clipping outside light sources (ground truth, on the output),
+        MEF-SSIM against the exposures, TMQI against the scene's radiance, and the subject's SNR
+        measured from two renderings that differ only in their noise. --json prints {"results":[
+        {scene, method, subjectEvError, clippedFraction, mefSSIM, tmqi, subjectSnrDb, withinBound}]}.
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
