@@ -188,7 +188,7 @@ public struct ClosedLoopEvaluation {
 
     /// The scene's radiance in the camera's view at `time`: what TMQI compares the output with.
     func sceneRadiance(_ scene: SimulatedScene, at time: Double) -> RadianceImage {
-        let painted = scene.heldStill(at: time).render(viewSize: size).radiance
+        let painted = scene.heldStill(at: time).render(viewSize: size, at: time).radiance
         let originX = scene.viewOrigin(at: time, imageWidth: painted.width, viewWidth: size.width)
         guard painted.width != size.width || originX != 0 else { return painted }
         var view = RadianceImage(width: size.width, height: size.height)

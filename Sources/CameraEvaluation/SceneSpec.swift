@@ -3,7 +3,7 @@ import CameraCore
 import CameraSimulated
 import Foundation
 
-/// A simulated scene as the command line names it: a built-in scene's name, or
+/// A simulated scene as the command line names it: a built-in or test scene's name, or
 /// `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]` — a view of an HDR image, its median
 /// luminance `CD` cd/m² (1000 unless given). One parser for
 /// `--source sim:…`, `scene render`, `ae-eval --scenes`, `--scene-file` and `--views` lists.
@@ -12,11 +12,11 @@ public enum SceneSpec {
     /// still fits under full scale (0.18 × 2^2.4 ≈ 0.95).
     static let intentRange = -8.0...2.4
 
-    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]`.
+    /// A built-in or test scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]`.
     public static func scene(_ spec: String) throws(EvaluationError) -> SimulatedScene {
         if spec.hasPrefix("hdr=") { return try hdrScene(String(spec.dropFirst(4))) }
         guard let scene = SimulatedScene.named(spec) else {
-            let names = SimulatedScene.builtIn.map(\.name).joined(separator: ", ")
+            let names = (SimulatedScene.builtIn + SimulatedScene.testScenes).map(\.name).joined(separator: ", ")
             throw .invalidInput("unknown scene '\(spec)' — choose one of \(names), or hdr=FILE")
         }
         return scene

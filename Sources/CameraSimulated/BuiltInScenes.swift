@@ -9,9 +9,9 @@ extension SimulatedScene {
         .grayCard, .backlitPortrait, .snowSun, .windowInterior, .nightStreet, .stepChange, .flickerOffice, .panIntoSun,
     ]
 
-    /// The built-in scene called `name`, or nil.
+    /// The built-in or test scene called `name`, or nil.
     public static func named(_ name: String) -> SimulatedScene? {
-        builtIn.first { $0.name == name }
+        (builtIn + testScenes).first { $0.name == name }
     }
 
     public static let grayCard = SimulatedScene(
@@ -22,8 +22,10 @@ extension SimulatedScene {
     public static let backlitPortrait = SimulatedScene(
         name: "backlit-portrait",
         summary: "A person about 6 EV below a bright sky, with the sun beside the head at ~18 EV above the subject.",
-        subjectIntent: 0
-    ) { size in
+        subjectIntent: 0, paint: paintBacklitPortrait)
+
+    /// A person in shade before a bright sky, the sun beside the head, on sunlit ground.
+    static func paintBacklitPortrait(_ size: PixelSize) -> SceneImage {
         let aspect = Float(size.width) / Float(size.height)
         let headX = 0.42 * aspect
         let sun = LightDisk(x: headX + 0.24, y: 0.2, radius: 0.025, luminance: 2e7, halo: 3e5, color: Palette.warmSun)

@@ -29,7 +29,7 @@ enum Optics {
         var lit = scene.radiance
         if cameraLight > 0 {
             for i in 0..<(scene.width * scene.height) {
-                let added = scene.albedo[i] * cameraLight / (scene.depth[i] * scene.depth[i])
+                let added = addedLight(cameraLight, albedo: scene.albedo[i], depth: scene.depth[i])
                 for channel in 0..<3 { lit.samples[i * 3 + channel] += added }
             }
         }
@@ -46,6 +46,12 @@ enum Optics {
             }
         }
         return result
+    }
+
+    /// The radiance a source at the camera adds to a surface of `albedo` `depth` metres away: the
+    /// surface 1 m away gets `cameraLight` if white.
+    static func addedLight(_ cameraLight: Float, albedo: Float, depth: Float) -> Float {
+        albedo * cameraLight / (depth * depth)
     }
 
     /// The centred `1/factor` crop of the `viewWidth`-wide window at `originX`, scaled back up to

@@ -9,7 +9,7 @@ struct PackedRadiance {
     let width: Int
     let height: Int
     let stride: Int
-    let pixels: [UInt32]
+    private(set) var pixels: [UInt32]
 
     init(_ image: RadianceImage) {
         width = image.width
@@ -22,6 +22,14 @@ struct PackedRadiance {
             }
         }
         self.pixels = pixels
+    }
+
+    /// Packs `rows` of `image` again (the same size as the packed one), after a change to them.
+    mutating func repack(_ image: RadianceImage, rows: Range<Int>) {
+        precondition(image.width == width && image.height == height, "repacking a \(image.width)x\(image.height) image into \(width)x\(height)")
+        for y in rows {
+            for x in 0..<width { pixels[y * stride + x] = PackedRadiance.pack(image[x, y]) }
+        }
     }
 
     /// RGBE encoding of one pixel: bytes r, g, b (rounded, so decoding needs no offset),

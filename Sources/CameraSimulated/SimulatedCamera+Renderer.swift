@@ -8,7 +8,8 @@ extension SimulatedCamera {
         private var readout: SensorReadout
         private var sceneImage: SceneImage?
         private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage, packed: PackedRadiance)?
-        private var zoomedImage: (zoom: Double, originX: Int, image: RadianceImage, packed: PackedRadiance)?
+        /// The zoomed view, cached for its zoom, pan and — in a scene with a moving object — time.
+        private var zoomedImage: (zoom: Double, originX: Int, objectTime: Double?, image: RadianceImage, packed: PackedRadiance)?
 
         init(scene: SimulatedScene, viewSize: PixelSize, sensor: SensorModel) {
             self.scene = scene
@@ -37,26 +38,45 @@ extension SimulatedCamera {
         }
 
         /// The optical image of the scene and the torch through the lens and zoom, cached while
-        /// the lens, torch, zoom and pan stay; and the column the view starts at in it (0 when
-        /// zoomed: the zoomed image is the view).
+        /// the lens, torch, zoom and pan stay (the moving object, if any, painted on each frame);
+        /// and the column the view starts at in it (0 when zoomed: the zoomed image is the view).
         private mutating func ambientImage(for plan: FramePlan) -> (image: RadianceImage, packed: PackedRadiance, originX: Int) {
             let image = paintedScene()
             let metadata = plan.metadata
+            let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
             if lensImage?.lensPosition != metadata.lensPosition || lensImage?.torchLevel != plan.torchLevel {
-                let torch = Float(plan.torchLevel) * SimulatedCamera.torchRadiance
                 let optical = Optics.image(of: image, lensPosition: metadata.lensPosition, cameraLight: torch)
                 lensImage = (metadata.lensPosition, plan.torchLevel, optical, PackedRadiance(optical))
                 zoomedImage = nil
             }
-            let lens = lensImage!
+            let time = plan.presentationTime.seconds
+            let still = (image: lensImage!.image, packed: lensImage!.packed)
+            let lens = scene.movingObject.map { Renderer.painting($0, at: time, cameraLight: torch, on: still) } ?? still
             let originX = panOrigin(at: plan, imageWidth: image.width)
             guard metadata.zoomFactor != 1 else { return (lens.image, lens.packed, originX) }
-            if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX {
+            let objectTime = scene.movingObject == nil ? nil : time
+            if zoomedImage?.zoom != metadata.zoomFactor || zoomedImage?.originX != originX || zoomedImage?.objectTime != objectTime {
                 let zoomed = Optics.zoom(lens.image, originX: originX, viewWidth: viewSize.width, factor: metadata.zoomFactor)
-                zoomedImage = (metadata.zoomFactor, originX, zoomed, PackedRadiance(zoomed))
+                zoomedImage = (metadata.zoomFactor, originX, objectTime, zoomed, PackedRadiance(zoomed))
             }
             let zoomed = zoomedImage!
             return (zoomed.image, zoomed.packed, 0)
+        }
+
+        /// The optical image `lens` with `object` painted where it is at `time`, lit by the camera's
+        /// light like the surfaces around it. It is painted behind the lens, so it is sharp at any
+        /// focus, and only its rows are packed again.
+        private static func painting(_ object: MovingObject, at time: Double, cameraLight: Float,
+                                     on lens: (image: RadianceImage, packed: PackedRadiance)) -> (image: RadianceImage, packed: PackedRadiance) {
+            var (image, packed) = lens
+            let radiance = object.radiance + Optics.addedLight(cameraLight, albedo: object.albedo, depth: object.depth)
+            var rows = Int.max..<Int.max
+            object.forEachPixel(at: time, imageSize: PixelSize(width: image.width, height: image.height)) { x, y in
+                image[x, y] = radiance
+                rows = rows.isEmpty ? y..<(y + 1) : min(rows.lowerBound, y)..<max(rows.upperBound, y + 1)
+            }
+            packed.repack(image, rows: rows)
+            return (image, packed)
         }
 
         /// The `ambient` image (`ambientImage`'s, zoomed when the view is) plus the flash's pulse, for
@@ -66,7 +86,7 @@ extension SimulatedCamera {
         /// read-out multiplies back in: the scene's light steps and mains flicker do not scale it.
         private mutating func flashLit(power: Double, ambient: RadianceImage, plan: FramePlan, rowLight: [Float]) -> PackedRadiance {
             let metadata = plan.metadata
-            var unlit = paintedScene()
+            var unlit = scene.objectPlaced(in: paintedScene(), at: plan.presentationTime.seconds)
             unlit.radiance = RadianceImage(width: unlit.width, height: unlit.height)
             let light = Float(power) * SimulatedCamera.flashEnergy / Float(metadata.exposureDuration.seconds)
             var flash = Optics.image(of: unlit, lensPosition: metadata.lensPosition, cameraLight: light)
@@ -88,12 +108,14 @@ extension SimulatedCamera {
         }
 
         mutating func groundTruth(at time: Double, zoom: Double) -> SimulatedGroundTruth {
-            let image = paintedScene()
+            let image = scene.objectPlaced(in: paintedScene(), at: time)
             let originX = scene.viewOrigin(at: time, imageWidth: image.width, viewWidth: viewSize.width)
             func view(_ mask: [UInt8]) -> [UInt8] {
                 Optics.viewMask(mask, imageWidth: image.width, originX: originX, viewSize: viewSize, zoom: zoom)
             }
+            let objectMask = scene.movingObject.map { view($0.mask(at: time, imageSize: PixelSize(width: image.width, height: image.height))) }
             return SimulatedGroundTruth(size: viewSize, subjectMask: view(image.subjectMask), sunMask: view(image.sunMask),
+                                        objectMask: objectMask ?? [UInt8](repeating: 0, count: viewSize.pixelCount),
                                         subjectIntent: scene.subjectIntent)
         }
 

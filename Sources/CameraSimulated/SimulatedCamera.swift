@@ -147,8 +147,9 @@ public final class SimulatedCamera: CaptureDevice {
         state.withLock { $0.framesAwaited > 0 }
     }
 
-    /// What the camera saw at `frame` that a real camera cannot know: the subject and sun masks
-    /// in the frame's view (after pan and zoom), and the exposure the subject should get.
+    /// What the camera saw at `frame` that a real camera cannot know: the subject, sun and
+    /// moving-object masks in the frame's view (after pan and zoom), and the exposure the subject
+    /// should get.
     public func groundTruth(for frame: Frame) -> SimulatedGroundTruth {
         let size = PixelSize(width: frame.buffer.width, height: frame.buffer.height)
         let time = frame.presentationTime.seconds, zoom = frame.metadata.zoomFactor
@@ -166,6 +167,8 @@ public struct SimulatedGroundTruth: Sendable {
     public let size: PixelSize
     public let subjectMask: [UInt8]
     public let sunMask: [UInt8]
+    /// Where the scene's moving object is in this frame (all 0 in a scene without one).
+    public let objectMask: [UInt8]
     /// The exposure the subject should get, in EV relative to mid-grey.
     public let subjectIntent: Double
 }

@@ -13,15 +13,18 @@ public struct SimulatedScene: Sendable {
     public let illumination: Illumination
     /// How the camera pans across the painted image, if it does.
     public let pan: Pan?
+    /// What moves across the painted image, if anything does.
+    public let movingObject: MovingObject?
     private let paint: @Sendable (PixelSize) -> SceneImage
 
     public init(name: String, summary: String, subjectIntent: Double, illumination: Illumination = .constant,
-                pan: Pan? = nil, paint: @escaping @Sendable (PixelSize) -> SceneImage) {
+                pan: Pan? = nil, movingObject: MovingObject? = nil, paint: @escaping @Sendable (PixelSize) -> SceneImage) {
         self.name = name
         self.summary = summary
         self.subjectIntent = subjectIntent
         self.illumination = illumination
         self.pan = pan
+        self.movingObject = movingObject
         self.paint = paint
     }
 
@@ -30,6 +33,20 @@ public struct SimulatedScene: Sendable {
         let image = paint(pan.map { PixelSize(width: Int((Double(viewSize.width) * $0.imageWidthFactor).rounded()), height: viewSize.height) } ?? viewSize)
         precondition(image.height == viewSize.height, "scene \(name) painted \(image.height) rows for a \(viewSize) view")
         return image
+    }
+
+    /// The scene painted for a camera view of `viewSize` with its moving object, if any, where it
+    /// is at `time` seconds: the radiance and ground truth of that instant.
+    public func render(viewSize: PixelSize, at time: Double) -> SceneImage {
+        objectPlaced(in: render(viewSize: viewSize), at: time)
+    }
+
+    /// `image`, this scene's painting, with its moving object placed where it is at `time`.
+    func objectPlaced(in image: SceneImage, at time: Double) -> SceneImage {
+        guard let movingObject else { return image }
+        var placed = image
+        placed.place(movingObject, at: time)
+        return placed
     }
 
     /// The first column of the view at `time` seconds in an image `imageWidth` wide.
@@ -42,7 +59,7 @@ public struct SimulatedScene: Sendable {
     /// measure it at length (itself when it does not pan).
     public func heldStill(at time: Double) -> SimulatedScene {
         SimulatedScene(name: name, summary: summary, subjectIntent: subjectIntent, illumination: illumination,
-                       pan: pan?.held(at: time), paint: paint)
+                       pan: pan?.held(at: time), movingObject: movingObject, paint: paint)
     }
 
     /// A horizontal pan across an image `imageWidthFactor` times as wide as the view.

@@ -146,6 +146,8 @@ enum HelpCommand {
                camerasun scene render SCENE --out F.png [--ev EV] [--hdr on|off | --shutter S --gain G | --iso N]
                                       [--width W --height H] [--seed N] [--json]
         SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD].
+        Test scenes, not listed (scene list --json has them as testScenes), work wherever a scene
+        name does: moving-subject (a ball rolling across backlit-portrait, for HDR ghost tests).
         Without --shutter/--gain CameraSun's AE settles on the scene (45 frames) and the PNG is the
         picture it renders: the sensor exposed for the highlights, the subject lifted by the tone
         mapper, local (--hdr on, the default) or the plain global curve (--hdr off). With them the

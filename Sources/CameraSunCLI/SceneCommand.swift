@@ -15,9 +15,17 @@ enum SceneCommand {
             let name: String
             let description: String
             let intent: Double
+
+            init(_ scene: SimulatedScene) {
+                name = scene.name
+                description = scene.summary
+                intent = scene.subjectIntent
+            }
         }
 
         let scenes: [Scene]
+        /// Scenes made to test one feature, apart from the contract's built-in eight.
+        let testScenes: [Scene]
     }
 
     struct Rendered: Encodable {
@@ -52,11 +60,9 @@ enum SceneCommand {
         var arguments = arguments
         let json = arguments.flag("json")
         try arguments.finish()
-        let scenes = SimulatedScene.builtIn.map {
-            Listing.Scene(name: $0.name, description: $0.summary, intent: $0.subjectIntent)
-        }
+        let scenes = SimulatedScene.builtIn.map(Listing.Scene.init)
         if json {
-            try terminal.json(Listing(scenes: scenes))
+            try terminal.json(Listing(scenes: scenes, testScenes: SimulatedScene.testScenes.map(Listing.Scene.init)))
             return
         }
         for scene in scenes {

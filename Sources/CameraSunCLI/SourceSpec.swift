@@ -83,7 +83,7 @@ enum SourceSpec: Equatable {
         }
     }
 
-    /// A built-in scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]` (`SceneSpec`).
+    /// A built-in or test scene by name, or `hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD]` (`SceneSpec`).
     static func scene(_ spec: String) throws(CLIError) -> SimulatedScene {
         do {
             return try SceneSpec.scene(spec)
