@@ -20,21 +20,11 @@ public enum FusionBenchmark {
     static let offsets = [-2.0, 0, 2]
 
     public static func run(runs: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
-        progress.show("bench fusion: settling the exposure in closed loop")
-        let settled = try await ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 320, height: 180))
-            .run(.backlitPortrait, algorithm: SunAwareExposure())
-        progress.show("bench fusion: rendering a 1080p raw bracket")
-        let camera = try SimulatedCamera(scene: .backlitPortrait,
-                                         format: MeteringBenchmark.format(size.width, size.height, .bayer16(.rggb, significantBits: 12)))
+        let scene = try await SettledBacklitPortrait(size: size, label: "bench fusion", progress: progress)
+        let (settled, camera) = (scene.settled, scene.camera)
         try camera.startStreaming()
         var frames: [Frame] = []
-        for offset in offsets {
-            try camera.updateControls { $0.exposureDuration = pow(2, settled.sensorExposureEV + offset) }
-            var frame = try await camera.nextFrame()
-            // The controls land two frames later.
-            for _ in 0..<2 { frame = try await camera.nextFrame() }
-            frames.append(frame)
-        }
+        for offset in offsets { frames.append(try await scene.frame(offset: offset)) }
         camera.stopStreaming()
         var pipeline = ImagePipeline()
         try pipeline.develop(frames[1])

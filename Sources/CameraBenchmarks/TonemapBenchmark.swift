@@ -18,17 +18,10 @@ public enum TonemapBenchmark {
     static let size = PixelSize(width: 1920, height: 1080)
 
     public static func run(runs: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
-        progress.show("bench tonemap: settling the exposure in closed loop")
-        let settled = try await ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 320, height: 180))
-            .run(.backlitPortrait, algorithm: SunAwareExposure())
-        progress.show("bench tonemap: rendering a 1080p raw frame")
-        let camera = try SimulatedCamera(scene: .backlitPortrait,
-                                         format: MeteringBenchmark.format(size.width, size.height, .bayer16(.rggb, significantBits: 12)))
-        try camera.updateControls { $0.exposureDuration = pow(2, settled.sensorExposureEV) }
+        let scene = try await SettledBacklitPortrait(size: size, label: "bench tonemap", progress: progress)
+        let (settled, camera) = (scene.settled, scene.camera)
         try camera.startStreaming()
-        var frame = try await camera.nextFrame()
-        // The controls land two frames later.
-        for _ in 0..<2 { frame = try await camera.nextFrame() }
+        let frame = try await scene.frame()
         var pipeline = ImagePipeline()
         try pipeline.develop(frame)
         let gain = RenderGain(subjectLevel: ClosedLoopEvaluation.subjectLevel(pipeline.developed, truth: camera.groundTruth(for: frame)),
