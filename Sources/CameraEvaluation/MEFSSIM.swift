@@ -126,54 +126,61 @@ public enum MEFSSIM {
         let pairs = (0..<sources).flatMap { j in (0..<sources).map { k in moments.pairMoment(j, k) * stride } }
         let withFused = (0..<sources).map { moments.pairMoment($0, fused) * stride }
         let fusedSquare = moments.pairMoment(fused, fused) * stride
-        var strength = [Double](repeating: 0, count: sources), weight = strength
         var sum = 0.0
-        moments.forEachRow(in: rows) { _, row in
-            let box = row.box, gaussian = row.gaussian
-            for x in 0..<stride {
-                // Box: each source's strength cₖ, and the consistency R of their mean-removed patches.
-                var norms = 0.0, largest = 0.0, sumMean = 0.0, sumSquare = 0.0
-                for k in 0..<sources {
-                    let mean = box[k * stride + x]
-                    let norm = (max(patchSize * (box[pairs[k * sources + k] + x] - mean * mean), 0)).squareRoot()
-                    strength[k] = norm + strengthFloor
-                    norms += norm
-                    largest = max(largest, strength[k])
-                    sumMean += mean
-                    for j in 0..<sources { sumSquare += box[pairs[k * sources + j] + x] }
-                }
-                let together = (max(patchSize * (sumSquare - sumMean * sumMean), 0)).squareRoot()
-                let consistency = min((together + .ulpOfOne) / (norms + .ulpOfOne), 1 - .ulpOfOne)
-                let exponent = min(tan(Double.pi / 2 * consistency), maximumExponent)
-                var totalWeight = 0.0
-                for k in 0..<sources {
-                    weight[k] = pow(strength[k] / Double(LuminancePlane.windowSide), exponent) + .ulpOfOne
-                    totalWeight += weight[k]
-                }
-                // The desired patch r = ĉ · Σₖ aₖ(xₖ − μₖ) / ‖Σₖ aₖ(xₖ − μₖ)‖, aₖ = wₖ / (Σw · cₖ).
-                var normSquare = 0.0, variance = 0.0, covariance = 0.0
-                for k in 0..<sources {
-                    let a = weight[k] / (totalWeight * strength[k])
-                    let meanK = box[k * stride + x], gaussianK = gaussian[k * stride + x]
-                    for j in 0..<sources {
-                        let b = weight[j] / (totalWeight * strength[j])
-                        let pair = pairs[k * sources + j] + x
-                        normSquare += a * b * (box[pair] - meanK * box[j * stride + x])
-                        variance += a * b * (gaussian[pair] - gaussianK * gaussian[j * stride + x])
+        // Per-patch scratch and index tables as pointers: the loop below runs once per patch.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * sources) { scratch in
+            let strength = scratch.baseAddress!, weight = strength + sources
+            pairs.withUnsafeBufferPointer { pairs in
+                withFused.withUnsafeBufferPointer { withFused in
+                    moments.forEachRow(in: rows) { _, row in
+                        let box = row.box, gaussian = row.gaussian
+                        for x in 0..<stride {
+                            // Box: each source's strength cₖ, and the consistency R of their mean-removed patches.
+                            var norms = 0.0, largest = 0.0, sumMean = 0.0, sumSquare = 0.0
+                            for k in 0..<sources {
+                                let mean = box[k * stride + x]
+                                let norm = (max(patchSize * (box[pairs[k * sources + k] + x] - mean * mean), 0)).squareRoot()
+                                strength[k] = norm + strengthFloor
+                                norms += norm
+                                largest = max(largest, strength[k])
+                                sumMean += mean
+                                for j in 0..<sources { sumSquare += box[pairs[k * sources + j] + x] }
+                            }
+                            let together = (max(patchSize * (sumSquare - sumMean * sumMean), 0)).squareRoot()
+                            let consistency = min((together + .ulpOfOne) / (norms + .ulpOfOne), 1 - .ulpOfOne)
+                            let exponent = min(tan(Double.pi / 2 * consistency), maximumExponent)
+                            var totalWeight = 0.0
+                            for k in 0..<sources {
+                                weight[k] = pow(strength[k] / Double(LuminancePlane.windowSide), exponent) + .ulpOfOne
+                                totalWeight += weight[k]
+                            }
+                            // The desired patch r = ĉ · Σₖ aₖ(xₖ − μₖ) / ‖Σₖ aₖ(xₖ − μₖ)‖, aₖ = wₖ / (Σw · cₖ).
+                            var normSquare = 0.0, variance = 0.0, covariance = 0.0
+                            for k in 0..<sources {
+                                let a = weight[k] / (totalWeight * strength[k])
+                                let meanK = box[k * stride + x], gaussianK = gaussian[k * stride + x]
+                                for j in 0..<sources {
+                                    let b = weight[j] / (totalWeight * strength[j])
+                                    let pair = pairs[k * sources + j] + x
+                                    normSquare += a * b * (box[pair] - meanK * box[j * stride + x])
+                                    variance += a * b * (gaussian[pair] - gaussianK * gaussian[j * stride + x])
+                                }
+                                covariance += a * (gaussian[withFused[k] + x] - gaussianK * gaussian[fused * stride + x])
+                            }
+                            normSquare *= patchSize
+                            let fusedMean = gaussian[fused * stride + x]
+                            let fusedVariance = max(gaussian[fusedSquare + x] - fusedMean * fusedMean, 0)
+                            var desiredVariance = 0.0, crossCovariance = 0.0
+                            if normSquare > 0 {
+                                let scale = largest / normSquare.squareRoot()
+                                desiredVariance = min(max(scale * scale * variance, 0), largestWeight * largest * largest)
+                                let bound = (desiredVariance * fusedVariance).squareRoot()
+                                crossCovariance = min(max(scale * covariance, -bound), bound)
+                            }
+                            sum += (2 * crossCovariance + stabilizer) / (desiredVariance + fusedVariance + stabilizer)
+                        }
                     }
-                    covariance += a * (gaussian[withFused[k] + x] - gaussianK * gaussian[fused * stride + x])
                 }
-                normSquare *= patchSize
-                let fusedMean = gaussian[fused * stride + x]
-                let fusedVariance = max(gaussian[fusedSquare + x] - fusedMean * fusedMean, 0)
-                var desiredVariance = 0.0, crossCovariance = 0.0
-                if normSquare > 0 {
-                    let scale = largest / normSquare.squareRoot()
-                    desiredVariance = min(max(scale * scale * variance, 0), largestWeight * largest * largest)
-                    let bound = (desiredVariance * fusedVariance).squareRoot()
-                    crossCovariance = min(max(scale * covariance, -bound), bound)
-                }
-                sum += (2 * crossCovariance + stabilizer) / (desiredVariance + fusedVariance + stabilizer)
             }
         }
         return sum

@@ -51,30 +51,51 @@ struct WindowMoments {
     }
 
     /// Calls `body` with each row of window positions in `rows` (top-left corners, in order).
+    ///
+    /// Each input row is filtered once per moment along the row into the ring; the box column sums
+    /// then run down the image (the row entering added, the one leaving the ring taken off, exactly),
+    /// and the Gaussian's 11 ring rows are combined once per output row. All buffers are allocated
+    /// here, once per call.
     func forEachRow(in rows: Range<Int>, _ body: (_ y: Int, _ row: Row) -> Void) {
-        let side = Self.side, count = momentCount, stride = outWidth
+        let side = Self.side, count = momentCount, stride = outWidth, width = width
+        let scale = 1 / Double(side * side)
         var product = [Double](repeating: 0, count: width)
         var ringBox = [Double](repeating: 0, count: side * count * stride)
         var ringGaussian = ringBox
-        var box = [Double](repeating: 0, count: count * stride)
-        var gaussian = box
+        var columnBox = [Double](repeating: 0, count: count * stride)
+        var box = columnBox
+        var gaussian = columnBox
         for input in rows.lowerBound..<(rows.upperBound + side - 1) {
             let slot = input % side
             for moment in 0..<count {
                 fillProduct(moment, row: input, into: &product)
                 let offset = (slot * count + moment) * stride
                 product.withUnsafeBufferPointer { source in
-                    ringBox.withUnsafeMutableBufferPointer { Self.boxSums(source, into: $0.baseAddress! + offset, count: stride) }
-                    ringGaussian.withUnsafeMutableBufferPointer { Self.gaussianSums(source, into: $0.baseAddress! + offset, count: stride) }
+                    ringBox.withUnsafeMutableBufferPointer { ring in
+                        columnBox.withUnsafeMutableBufferPointer { column in
+                            Self.boxSums(source.baseAddress!, replacing: ring.baseAddress! + offset,
+                                         column: column.baseAddress! + moment * stride, count: stride)
+                        }
+                    }
+                    ringGaussian.withUnsafeMutableBufferPointer {
+                        Self.gaussianSums(source.baseAddress!, into: $0.baseAddress! + offset, count: stride)
+                    }
                 }
             }
             let top = input - side + 1
             guard top >= rows.lowerBound else { continue }
-            ringBox.withUnsafeBufferPointer { ring in
-                box.withUnsafeMutableBufferPointer { Self.verticalBox(ring, top: top, moments: count, stride: stride, into: $0) }
+            columnBox.withUnsafeBufferPointer { column in
+                box.withUnsafeMutableBufferPointer { box in
+                    for index in 0..<(count * stride) { box[index] = column[index] * scale }
+                }
             }
             ringGaussian.withUnsafeBufferPointer { ring in
-                gaussian.withUnsafeMutableBufferPointer { Self.verticalGaussian(ring, top: top, moments: count, stride: stride, into: $0) }
+                gaussian.withUnsafeMutableBufferPointer { out in
+                    for moment in 0..<count {
+                        Self.verticalGaussian(ring.baseAddress!, top: top, moment: moment, moments: count, stride: stride,
+                                              into: out.baseAddress! + moment * stride)
+                    }
+                }
             }
             box.withUnsafeBufferPointer { box in
                 gaussian.withUnsafeBufferPointer { gaussian in body(top, Row(box: box, gaussian: gaussian)) }
@@ -84,72 +105,61 @@ struct WindowMoments {
 
     /// Row `row` of moment `moment`'s plane: a plane's values, or the product of a pair's.
     private func fillProduct(_ moment: Int, row: Int, into product: inout [Double]) {
-        let start = row * width
-        if moment < planes.count {
-            planes[moment].values.withUnsafeBufferPointer { product.replaceSubrange(0..<width, with: $0[start..<(start + width)]) }
-            return
-        }
-        let (i, j) = pairs[moment - planes.count]
-        planes[i].values.withUnsafeBufferPointer { first in
-            planes[j].values.withUnsafeBufferPointer { second in
-                product.withUnsafeMutableBufferPointer { out in
-                    for x in 0..<width { out[x] = first[start + x] * second[start + x] }
+        let start = row * width, width = width
+        product.withUnsafeMutableBufferPointer { product in
+            let out = product.baseAddress!
+            if moment < planes.count {
+                planes[moment].values.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + start, count: width) }
+                return
+            }
+            let (i, j) = pairs[moment - planes.count]
+            planes[i].values.withUnsafeBufferPointer { first in
+                planes[j].values.withUnsafeBufferPointer { second in
+                    let first = first.baseAddress! + start, second = second.baseAddress! + start
+                    for x in 0..<width { out[x] = first[x] * second[x] }
                 }
             }
         }
     }
 
-    /// The sums of every `side` consecutive values of `source`, a running sum (exact for values on a
-    /// grid of powers of two, as code values and their halvings are).
-    private static func boxSums(_ source: UnsafeBufferPointer<Double>, into out: UnsafeMutablePointer<Double>, count: Int) {
+    /// Writes the sums of every `side` consecutive values of `source` into `ring`, a running sum, and
+    /// moves `column` (the sums down the ring) from the ring's old row to the new one. Exact for values
+    /// on a grid of powers of two, as code values and their halvings are, so the order does not matter.
+    private static func boxSums(_ source: UnsafePointer<Double>, replacing ring: UnsafeMutablePointer<Double>,
+                                column: UnsafeMutablePointer<Double>, count: Int) {
         var sum = 0.0
         for k in 0..<side { sum += source[k] }
-        out[0] = sum
+        column[0] += sum - ring[0]
+        ring[0] = sum
         for x in 1..<count {
             sum += source[x + side - 1] - source[x - 1]
-            out[x] = sum
+            column[x] += sum - ring[x]
+            ring[x] = sum
         }
     }
 
-    /// The Gaussian-weighted sums of every `side` consecutive values of `source` (the taps are symmetric).
-    private static func gaussianSums(_ source: UnsafeBufferPointer<Double>, into out: UnsafeMutablePointer<Double>, count: Int) {
-        let taps = LuminancePlane.gaussian, half = side / 2
-        let tapCentre = taps[half]
-        for x in 0..<count { out[x] = tapCentre * source[x + half] }
-        for k in 0..<half {
-            let tap = taps[k], mirror = side - 1 - k
-            for x in 0..<count { out[x] += tap * (source[x + k] + source[x + mirror]) }
-        }
+    /// The Gaussian-weighted sums of every `side` consecutive values of `source`.
+    private static func gaussianSums(_ source: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>, count: Int) {
+        gaussianCombine({ source + $0 }, into: out, count: count)
     }
 
-    /// The box means of the window rows starting at input row `top` (their row sums in the ring).
-    private static func verticalBox(_ ring: UnsafeBufferPointer<Double>, top: Int, moments: Int, stride: Int,
-                                    into out: UnsafeMutableBufferPointer<Double>) {
-        let scale = 1 / Double(side * side)
-        for moment in 0..<moments {
-            let target = moment * stride
-            for x in 0..<stride { out[target + x] = 0 }
-            for k in 0..<side {
-                let source = (((top + k) % side) * moments + moment) * stride
-                for x in 0..<stride { out[target + x] += ring[source + x] }
-            }
-            for x in 0..<stride { out[target + x] *= scale }
-        }
+    /// The Gaussian means of moment `moment` over the window rows starting at input row `top` (their
+    /// row sums in the ring).
+    private static func verticalGaussian(_ ring: UnsafePointer<Double>, top: Int, moment: Int, moments: Int, stride: Int,
+                                         into out: UnsafeMutablePointer<Double>) {
+        gaussianCombine({ ring + (((top + $0) % side) * moments + moment) * stride }, into: out, count: stride)
     }
 
-    /// The Gaussian means of the window rows starting at input row `top` (their row sums in the ring).
-    private static func verticalGaussian(_ ring: UnsafeBufferPointer<Double>, top: Int, moments: Int, stride: Int,
-                                         into out: UnsafeMutableBufferPointer<Double>) {
-        let taps = LuminancePlane.gaussian, half = side / 2
-        for moment in 0..<moments {
-            let target = moment * stride
-            let centre = (((top + half) % side) * moments + moment) * stride
-            for x in 0..<stride { out[target + x] = taps[half] * ring[centre + x] }
-            for k in 0..<half {
-                let upper = (((top + k) % side) * moments + moment) * stride
-                let lower = (((top + side - 1 - k) % side) * moments + moment) * stride
-                let tap = taps[k]
-                for x in 0..<stride { out[target + x] += tap * (ring[upper + x] + ring[lower + x]) }
+    /// `out[x] = Σₖ tapₖ · rows(k)[x]` over the `side` taps: the centre, then each symmetric pair of taps
+    /// from the outside in, summed in a register per `x`.
+    @inline(__always)
+    private static func gaussianCombine(_ rows: (Int) -> UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>, count: Int) {
+        let half = side / 2, centre = rows(half)
+        LuminancePlane.gaussian.withUnsafeBufferPointer { taps in
+            for x in 0..<count {
+                var sum = taps[half] * centre[x]
+                for k in 0..<half { sum += taps[k] * (rows(k)[x] + rows(side - 1 - k)[x]) }
+                out[x] = sum
             }
         }
     }
