@@ -39,7 +39,8 @@ import Testing
         let frame = try await camera.nextFrame()
         let values = rawValues(frame, mask: camera.groundTruth(for: frame).subjectMask)
         #expect(values.allSatisfy { $0 == rawFullScale })
-        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: SensorModel.blackLevel, whiteLevel: SensorModel.whiteLevel))
+        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: SensorModel.blackLevel, whiteLevel: SensorModel.whiteLevel,
+                                                                noise: SensorNoise(fullWellElectrons: 6000, readNoiseElectrons: 2.5)))
     }
 
     @Test("A 10-bit read-out scales the black and white levels with the samples")
@@ -48,7 +49,8 @@ import Testing
         try camera.updateControls { $0.exposureDuration = 0.05 }
         try camera.startStreaming()
         let frame = try await camera.nextFrame()
-        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: 64, whiteLevel: 1023))
+        #expect(frame.metadata.rawCalibration == RawCalibration(blackLevel: 64, whiteLevel: 1023,
+                                                                noise: SensorNoise(fullWellElectrons: 6000, readNoiseElectrons: 2.5)))
         #expect(frame.buffer[sample16: 64, y: 48] == 1023)
     }
 
