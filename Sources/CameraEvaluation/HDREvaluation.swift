@@ -47,8 +47,10 @@ public struct HDREvaluation {
         let loop = ClosedLoopEvaluation(frameCount: 45, size: size)
         let settled = try await loop.run(scene, algorithm: SunAwareExposure())
         guard let gain = settled.renderGain else { throw EvaluationError.invalidInput("the closed loop on \(scene.name) gave no frame") }
-        let first = try await pictures(of: scene, seed: 1, exposureEV: settled.sensorExposureEV, gain: gain)
-        let second = try await pictures(of: scene, seed: 2, exposureEV: settled.sensorExposureEV, gain: gain)
+        // The bracket is taken where the loop settled: a scene that changes (step-change) is then as the exposure found it.
+        let settledTime = settled.samples.last?.time ?? 0
+        let first = try await pictures(of: scene, seed: 1, at: settledTime, exposureEV: settled.sensorExposureEV, gain: gain)
+        let second = try await pictures(of: scene, seed: 2, at: settledTime, exposureEV: settled.sensorExposureEV, gain: gain)
         let radiance = loop.sceneRadiance(scene, at: first.time)
         return try Self.methods.map { method in
             let (picture, again) = (first.methods[method]!, second.methods[method]!)
@@ -70,11 +72,12 @@ public struct HDREvaluation {
         let time: Double
     }
 
-    private func pictures(of scene: SimulatedScene, seed: UInt64, exposureEV: Double, gain: RenderGain) async throws -> Pictures {
+    private func pictures(of scene: SimulatedScene, seed: UInt64, at time: Double, exposureEV: Double, gain: RenderGain) async throws -> Pictures {
         let format = DeviceFormat(size: size, pixelFormat: ClosedLoopEvaluation.rawFormat, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
         try camera.startStreaming()
         defer { camera.stopStreaming() }
+        while try await camera.nextFrame().presentationTime.seconds < time {}
         var frames: [Frame] = []
         for offset in offsets {
             let total = pow(2, exposureEV + offset)
