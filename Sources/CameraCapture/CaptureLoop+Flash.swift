@@ -2,14 +2,15 @@ import CameraCore
 import CameraMetering
 
 extension CaptureLoop {
-    /// Takes the next flash photo asked for when none is being taken, holding the exposure for it
-    /// from this frame's 3A update on; drops one whose requester gave up waiting.
+    /// Takes the next flash photo asked for when no photo of several frames (a flash photo, a
+    /// bracket) is being taken, holding the exposure for it from this frame's 3A update on; drops
+    /// one whose requester gave up waiting.
     mutating func startFlashPhoto(_ metadata: FrameMetadata) {
         guard let flash else { return }
         if let current = flashPhoto, !flash.isInProgress(current.request.id) {
             endFlashPhoto()
         }
-        guard flashPhoto == nil, let request = flash.start() else { return }
+        guard flashPhoto == nil, bracketPhoto == nil, let request = flash.start() else { return }
         flashPhoto = (FlashSequence(), request)
         engine.holdForFlash(metadata)
     }

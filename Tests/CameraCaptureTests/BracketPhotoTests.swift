@@ -113,6 +113,17 @@ struct BracketPhotoTests {
         #expect(Array(after.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
     }
 
+    @Test("A bracket and a flash photo asked for together are taken one after the other, each with its own frames")
+    func bracketBesideFlash() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            async let bracketed = photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
+            async let flashed = photos.capture(PhotoSettings(flashMode: .on))
+            let (bracket, flash) = try await (bracketed, flashed)
+            #expect(try ExifTool.read(bracket.data)["CompositeImage"] as? Int == 3)
+            #expect(flash.flash.fired && flash.metadata.flashPower != nil, "the flash photo is the frame its flash lit")
+        }
+    }
+
     @Test("A camera whose frames are not raw refuses a bracket, saying what it needs")
     func processedFormat() async throws {
         let bgra = DeviceFormat(size: PixelSize(width: 160, height: 90), pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
