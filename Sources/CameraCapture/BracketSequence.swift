@@ -75,7 +75,7 @@ struct BracketSequence {
     /// how far the frame's exposure is from the base.
     func renderGain(for metadata: FrameMetadata) -> RenderGain {
         let offset = log2(metadata.totalExposure / baseExposure)
-        return RenderGain(subjectLevel: renderGain.subjectLevel * pow(2, offset), ev: renderGain.ev - offset)
+        return renderGain.movedBy(exposure: offset)
     }
 
     /// Takes the next frame from the device.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the image pipeline places a frame's subject in the picture, as auto-exposure decides it
 /// for that frame: the subject's level in the developed linear frame, and the EV it is moved by.
 /// The sensor exposure protects the highlights; this gain lifts the subject (and the shadows
@@ -15,4 +17,10 @@ public struct RenderGain: Sendable, Hashable {
 
     /// No gain: the frame rendered as the sensor saw it.
     public static let none = RenderGain(subjectLevel: 0.18, ev: 0)
+
+    /// The same picture from a frame exposed `offset` EV more: the subject sits 2^offset higher in
+    /// it, and is lifted that much less, to the same output level (a bracket's frames).
+    public func movedBy(exposure offset: Double) -> RenderGain {
+        RenderGain(subjectLevel: subjectLevel * pow(2, offset), ev: ev - offset)
+    }
 }

@@ -88,8 +88,10 @@ public final class MovieFileWriter {
 
     /// Writes a packet of the live stream this recording shares (nothing before its first keyframe).
     public func append(_ packet: EncodedPacket) throws(MovieError) {
-        guard excerpt != nil else { throw MovieError("a stream's packet for a recording that encodes its own frames — append frames to it") }
-        for taken in excerpt!.take(packet) { try muxer.write(taken) }
+        guard var excerpt else { throw MovieError("a stream's packet for a recording that encodes its own frames — append frames to it") }
+        let taken = excerpt.take(packet)
+        self.excerpt = excerpt
+        for packet in taken { try muxer.write(packet) }
     }
 
     /// Seconds from the recording's zero to `packet`, a packet of the live stream it shares.

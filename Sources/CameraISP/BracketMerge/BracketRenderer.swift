@@ -35,9 +35,7 @@ public enum BracketRenderer {
             try pipeline.develop(Frame(buffer: merged.buffer, presentationTime: source.presentationTime, sequenceNumber: source.sequenceNumber,
                                        metadata: metadata))
             let picture = try PixelBuffer(format: format, width: merged.buffer.width, height: merged.buffer.height)
-            let offset = offsets[reference]
-            try pipeline.render(RenderGain(subjectLevel: gain.subjectLevel * pow(2, offset), ev: gain.ev - offset), toneMapping: toneMapping,
-                                into: picture)
+            try pipeline.render(gain.movedBy(exposure: offsets[reference]), toneMapping: toneMapping, into: picture)
             metadata.rawCalibration = nil
             return Frame(buffer: picture, presentationTime: source.presentationTime, sequenceNumber: source.sequenceNumber, metadata: metadata)
         } catch let failure as Failure {
