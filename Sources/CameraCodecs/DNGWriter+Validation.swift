@@ -18,18 +18,18 @@ extension DNGWriter {
             throw CodecError(.unsupported, "a DNG preview is made from a bgra8 buffer, not \(preview.format)"
                 + " — render the preview as bgra8, or leave it out")
         }
-        guard !metadata.make.isEmpty, !metadata.model.isEmpty else {
-            throw CodecError(.invalidSetting, "the camera make \"\(metadata.make)\" and model \"\(metadata.model)\" must not be"
+        guard !metadata.exif.make.isEmpty, !metadata.exif.model.isEmpty else {
+            throw CodecError(.invalidSetting, "the camera make \"\(metadata.exif.make)\" and model \"\(metadata.exif.model)\" must not be"
                 + " empty: a DNG names its camera (UniqueCameraModel) — pass the camera's maker and model")
         }
-        guard metadata.exposureTime.isNumeric else {
+        guard metadata.exif.exposureTime.isNumeric else {
             throw CodecError(.invalidSetting, "the DNG exposure time must be a number of seconds, not"
-                + " \(metadata.exposureTime.kind) — pass the frame's exposure duration")
+                + " \(metadata.exif.exposureTime.kind) — pass the frame's exposure duration")
         }
-        try check("DNG exposure time", metadata.exposureTime.seconds, 1e-6...86_400, unit: "s")
-        try check("DNG f-number", metadata.fNumber, 0.5...1000)
-        try check("DNG ISO speed", Double(metadata.iso), 1...10_000_000)
-        try check("DNG focal length", metadata.focalLength, 0.1...100_000, unit: "mm")
+        try check("DNG exposure time", metadata.exif.exposureTime.seconds, 1e-6...86_400, unit: "s")
+        try check("DNG f-number", metadata.exif.fNumber, 0.5...1000)
+        try check("DNG ISO speed", Double(metadata.exif.iso), 1...10_000_000)
+        try check("DNG focal length", metadata.exif.focalLength, 0.1...100_000, unit: "mm")
         switch pattern {
         case .rggb: return [0, 1, 1, 2]
         }

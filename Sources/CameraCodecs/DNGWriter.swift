@@ -31,16 +31,16 @@ public enum DNGWriter {
 
     /// The EXIF IFD (the exposure and the moment), written first so IFD0 can point to it.
     private static func writeEXIF(_ metadata: DNGMetadata, to output: TIFFOutput) throws(CodecError) -> UInt64 {
-        let time = ExifWriter.timestamp(metadata.captureDate, in: metadata.timeZone)
+        let time = ExifWriter.timestamp(metadata.exif.captureDate, in: metadata.exif.timeZone)
         try output.startEXIFDirectory()
-        try output.set(EXIFTAG_EXPOSURETIME, .rational(metadata.exposureTime.seconds))
-        try output.set(EXIFTAG_FNUMBER, .rational(metadata.fNumber))
-        try output.set(EXIFTAG_ISOSPEEDRATINGS, .uint16s([UInt16(clamping: metadata.iso)]))
+        try output.set(EXIFTAG_EXPOSURETIME, .rational(metadata.exif.exposureTime.seconds))
+        try output.set(EXIFTAG_FNUMBER, .rational(metadata.exif.fNumber))
+        try output.set(EXIFTAG_ISOSPEEDRATINGS, .uint16s([UInt16(clamping: metadata.exif.iso)]))
         try output.set(EXIFTAG_EXIFVERSION, .fixedBytes(Array("0232".utf8)))
         try output.set(EXIFTAG_DATETIMEORIGINAL, .ascii(time.dateTime))
         try output.set(EXIFTAG_OFFSETTIMEORIGINAL, .ascii(time.offset))
         try output.set(EXIFTAG_SUBSECTIMEORIGINAL, .ascii(time.subSeconds))
-        try output.set(EXIFTAG_FOCALLENGTH, .rational(metadata.focalLength))
+        try output.set(EXIFTAG_FOCALLENGTH, .rational(metadata.exif.focalLength))
         return try output.writeCustomDirectory()
     }
 
@@ -51,11 +51,11 @@ public enum DNGWriter {
         try output.set(TIFFTAG_SUBFILETYPE, .uint32(0))
         try setImageLayout(width: raw.width, height: raw.height, bitsPerSample: 16, samplesPerPixel: 1,
                            photometric: PHOTOMETRIC_CFA, to: output)
-        try output.set(TIFFTAG_MAKE, .ascii(metadata.make))
-        try output.set(TIFFTAG_MODEL, .ascii(metadata.model))
-        try output.set(TIFFTAG_SOFTWARE, .ascii(metadata.software))
-        try output.set(TIFFTAG_DATETIME, .ascii(ExifWriter.timestamp(metadata.captureDate, in: metadata.timeZone).dateTime))
-        try output.set(TIFFTAG_ORIENTATION, .uint16(metadata.orientation.exifOrientation))
+        try output.set(TIFFTAG_MAKE, .ascii(metadata.exif.make))
+        try output.set(TIFFTAG_MODEL, .ascii(metadata.exif.model))
+        try output.set(TIFFTAG_SOFTWARE, .ascii(metadata.exif.software))
+        try output.set(TIFFTAG_DATETIME, .ascii(ExifWriter.timestamp(metadata.exif.captureDate, in: metadata.exif.timeZone).dateTime))
+        try output.set(TIFFTAG_ORIENTATION, .uint16(metadata.exif.orientation.exifOrientation))
         try output.set(TIFFTAG_XRESOLUTION, .rational(72))
         try output.set(TIFFTAG_YRESOLUTION, .rational(72))
         try output.set(TIFFTAG_RESOLUTIONUNIT, .uint16(UInt16(RESUNIT_INCH)))
@@ -65,7 +65,7 @@ public enum DNGWriter {
         try output.set(TIFFTAG_DNGVERSION, .fixedBytes([1, 4, 0, 0]))
         // Every tag here is DNG 1.1 or older but PreviewColorSpace, which older readers may ignore.
         try output.set(TIFFTAG_DNGBACKWARDVERSION, .fixedBytes([1, 1, 0, 0]))
-        try output.set(TIFFTAG_UNIQUECAMERAMODEL, .ascii("\(metadata.make) \(metadata.model)"))
+        try output.set(TIFFTAG_UNIQUECAMERAMODEL, .ascii("\(metadata.exif.make) \(metadata.exif.model)"))
         try output.set(TIFFTAG_CFAPLANECOLOR, .bytes([0, 1, 2]))
         try output.set(TIFFTAG_CFALAYOUT, .uint16(1))
         try output.set(TIFFTAG_BLACKLEVEL, .rationals([Double(calibration.blackLevel)]))

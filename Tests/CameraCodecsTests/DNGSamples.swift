@@ -13,9 +13,10 @@ enum DNGSamples {
     static let captureDate = Date(timeIntervalSince1970: 1_718_988_127.123)
 
     static func metadata(calibration: RawCalibration = calibration, gains: WhiteBalanceGains = gains) -> DNGMetadata {
-        DNGMetadata(make: "CameraSun", model: "Simulated Camera", captureDate: captureDate,
-                    timeZone: TimeZone(secondsFromGMT: 2 * 3600)!, exposureTime: MediaTime(value: 1, timescale: 250),
-                    fNumber: 2.8, iso: 400, focalLength: 4.25, orientation: .degrees90, calibration: calibration, whiteBalanceGains: gains)
+        DNGMetadata(exif: ExifMetadata(make: "CameraSun", model: "Simulated Camera", captureDate: captureDate,
+                                       timeZone: TimeZone(secondsFromGMT: 2 * 3600)!, exposureTime: MediaTime(value: 1, timescale: 250),
+                                       fNumber: 2.8, iso: 400, focalLength: 4.25, orientation: .degrees90),
+                    calibration: calibration, whiteBalanceGains: gains)
     }
 
     /// A mosaic whose samples run through every 12-bit value (0…4095), so a reader that shifts,
