@@ -113,13 +113,21 @@ struct BracketPhotoTests {
         #expect(Array(after.data.prefix(3)) == [0xFF, 0xD8, 0xFF])
     }
 
-    @Test("A bracket and a flash photo asked for together are taken one after the other, each with its own frames")
-    func bracketBesideFlash() async throws {
-        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+    @Test("A flash photo asked for while a bracket is being taken waits for it: both come out, each with its own frames")
+    func flashDuringBracket() async throws {
+        try await FlashPhotoTests.withSettledCamera(.backlitPortrait, format: Self.format) { _, photos, frames in
             async let bracketed = photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
-            async let flashed = photos.capture(PhotoSettings(flashMode: .on))
-            let (bracket, flash) = try await (bracketed, flashed)
+            // The bracket is under way once its −2 EV frame comes.
+            var base: Double?
+            for await frame in frames.frames {
+                let exposure = frame.metadata.totalExposure
+                if let base, exposure < base / 3 { break }
+                base = base ?? exposure
+            }
+            let flash = try await photos.capture(PhotoSettings(flashMode: .on))
+            let bracket = try await bracketed
             #expect(try ExifTool.read(bracket.data)["CompositeImage"] as? Int == 3)
+            #expect(bracket.metadata.flashPower == nil, "the bracket's frame is not one the flash lit")
             #expect(flash.flash.fired && flash.metadata.flashPower != nil, "the flash photo is the frame its flash lit")
         }
     }
