@@ -14,20 +14,27 @@ struct V4L2FrameReaderTests {
         }
     }
 
+    /// The names of this process's threads, for a failure's message.
+    static func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { task in
+            try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        }
+    }
+
     @Test("one reader thread per stream, named for its node, lives while it streams; it ends when the stream stops, and a restart has its own")
     func oneThreadPerStream() async throws {
         let driver = ScriptedV4L2Driver(path: "/dev/video41")
         let camera = try V4L2Camera(path: "/dev/video41", driver: driver)
         try camera.startStreaming()
         for expected in UInt64(0)..<5 { #expect(try await camera.nextFrame().sequenceNumber == expected) }
-        #expect(try await eventually { try threads(named: "v4l2:video41") == 1 })
+        #expect(try await eventually { try threads(named: "v4l2:video41") == 1 }, "threads: \(Self.names())")
         camera.stopStreaming()
-        #expect(try await eventually { try threads(named: "v4l2:video41") == 0 })
+        #expect(try await eventually { try threads(named: "v4l2:video41") == 0 }, "threads: \(Self.names())")
         try camera.startStreaming()
         _ = try await camera.nextFrame()
-        #expect(try await eventually { try threads(named: "v4l2:video41") == 1 })
+        #expect(try await eventually { try threads(named: "v4l2:video41") == 1 }, "threads: \(Self.names())")
         camera.stopStreaming()
-        #expect(try await eventually { try threads(named: "v4l2:video41") == 0 })
+        #expect(try await eventually { try threads(named: "v4l2:video41") == 0 }, "threads: \(Self.names())")
     }
 
     /// A streaming camera whose frames are held back, and a task waiting for one, its reader blocked in poll.
