@@ -85,3 +85,32 @@ extension BayerPattern {
         }
     }
 }
+
+/// The order of the three channels of packed 8-bit pixels.
+public enum PackedChannelOrder: Sendable {
+    /// R, G, B: what `rgb8()` gives and PPM files hold.
+    case rgb
+    /// B, G, R: OpenCV's order.
+    case bgr
+}
+
+extension PixelBuffer {
+    /// A bgra8 buffer (alpha 255) of `width`×`height` pixels packed three bytes each in `order`, row
+    /// after row with no padding — the inverse of `rgb8()`, for images coming back from tools.
+    public static func bgra8(packed bytes: UnsafeRawBufferPointer, width: Int, height: Int,
+                             order: PackedChannelOrder) throws(PixelBufferError) -> PixelBuffer {
+        precondition(bytes.count >= width * height * 3, "\(bytes.count) bytes cannot hold \(width)x\(height) packed pixels")
+        let buffer = try PixelBuffer(format: .bgra8, width: width, height: height)
+        let bytesPerRow = buffer.planes[0].bytesPerRow
+        let (red, blue) = order == .rgb ? (0, 2) : (2, 0)
+        buffer.withUnsafeMutableBytes(plane: 0) { target in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let from = (y * width + x) * 3, to = y * bytesPerRow + x * 4
+                    (target[to], target[to + 1], target[to + 2], target[to + 3]) = (bytes[from + blue], bytes[from + 1], bytes[from + red], 255)
+                }
+            }
+        }
+        return buffer
+    }
+}

@@ -113,8 +113,9 @@ public struct BracketFusionPeers: Sendable {
         do {
             return try mertens.run(input: input, arguments: arguments) { answer -> Output? in
                 guard let milliseconds = Double(String(decoding: answer.lastLine, as: UTF8.self)),
-                      let fused = try? Data(contentsOf: answer.folder.appendingPathComponent(Self.fusedFile)),
-                      let image = PortablePixmap.decode(Data("P6\n\(width) \(height)\n255\n".utf8) + fused) else { return nil }
+                      let fused = try? Data(contentsOf: answer.folder.appendingPathComponent(Self.fusedFile)), fused.count == width * height * 3,
+                      let image = try? fused.withUnsafeBytes({ try PixelBuffer.bgra8(packed: $0, width: width, height: height, order: .rgb) })
+                else { return nil }
                 return Output(name: "opencv-mertens", image: image, milliseconds: milliseconds)
             }
         } catch {

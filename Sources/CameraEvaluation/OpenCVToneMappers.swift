@@ -62,27 +62,11 @@ public struct OpenCVToneMappers: Sendable {
 
     /// A bgra8 buffer of packed BGR bytes, alpha 255.
     private func bgra8(bgr: Data, width: Int, height: Int) throws(OpenCVScript.Failure) -> PixelBuffer {
-        let buffer: PixelBuffer
         do {
-            buffer = try PixelBuffer(format: .bgra8, width: width, height: height)
+            return try bgr.withUnsafeBytes { (bytes) throws(PixelBufferError) in try PixelBuffer.bgra8(packed: bytes, width: width, height: height, order: .bgr) }
         } catch {
             throw OpenCVScript.Failure(message: "OpenCV tone mappers: no \(width)x\(height) bgra8 buffer: \(error) — use a smaller frame")
         }
-        let bytesPerRow = buffer.planes[0].bytesPerRow
-        bgr.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
-            buffer.withUnsafeMutableBytes(plane: 0) { target in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let from = (y * width + x) * 3, to = y * bytesPerRow + x * 4
-                        target[to] = source[from]
-                        target[to + 1] = source[from + 1]
-                        target[to + 2] = source[from + 2]
-                        target[to + 3] = 255
-                    }
-                }
-            }
-        }
-        return buffer
     }
 
     /// Arguments: radiance file (float32 RGB), width, height, runs, gamma. Writes the three

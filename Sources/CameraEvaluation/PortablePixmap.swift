@@ -33,21 +33,8 @@ enum PortablePixmap {
         guard bytes.starts(with: Array("P6".utf8)) else { return nil }
         index = 2
         guard let width = field(), let height = field(), let maximum = field(), (1...255).contains(maximum), width > 0, height > 0,
-              bytes.count - (index + 1) == width * height * 3,
-              let image = try? PixelBuffer(format: .bgra8, width: width, height: height) else { return nil }
-        let start = index + 1, bytesPerRow = image.planes[0].bytesPerRow
-        image.withUnsafeMutableBytes(plane: 0) { target in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let from = start + (y * width + x) * 3, to = y * bytesPerRow + x * 4
-                    target[to] = bytes[from + 2]
-                    target[to + 1] = bytes[from + 1]
-                    target[to + 2] = bytes[from]
-                    target[to + 3] = 255
-                }
-            }
-        }
-        return image
+              bytes.count - (index + 1) == width * height * 3 else { return nil }
+        return try? bytes[(index + 1)...].withUnsafeBytes { try PixelBuffer.bgra8(packed: $0, width: width, height: height, order: .rgb) }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

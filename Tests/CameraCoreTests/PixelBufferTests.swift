@@ -307,3 +307,17 @@ struct PixelBufferBoundsTests {
         }
     }
 }
+
+@Suite("PixelBuffer from packed bytes")
+struct PackedPixelsTests {
+    @Test("bgra8(packed:) is the inverse of rgb8(), in RGB and in BGR order, alpha 255", arguments: [PackedChannelOrder.rgb, .bgr])
+    func roundTrip(order: PackedChannelOrder) throws {
+        let (width, height) = (5, 3)
+        let rgb = (0..<(width * height * 3)).map { UInt8(($0 * 37) % 256) }
+        let packed = order == .rgb ? rgb : stride(from: 0, to: rgb.count, by: 3).flatMap { [rgb[$0 + 2], rgb[$0 + 1], rgb[$0]] }
+        let buffer = try packed.withUnsafeBytes { try PixelBuffer.bgra8(packed: $0, width: width, height: height, order: order) }
+        #expect(buffer.format == .bgra8 && buffer.width == width && buffer.height == height)
+        #expect(buffer.rgb8() == rgb)
+        #expect((0..<height).allSatisfy { y in (0..<width).allSatisfy { x in buffer[plane: 0, x: 4 * x + 3, y: y] == 255 } })
+    }
+}
