@@ -54,20 +54,6 @@ struct BracketSequence {
         exposures = offsets.map { Self.controls(base, times: pow(2, $0), capabilities: capabilities) }
     }
 
-    /// The offsets a bracket may have: 2…5 of them, each a different finite number of EV.
-    static let frameCounts = 2...5
-
-    /// Checks `offsets` before the device is asked: their number, and that each is a different number.
-    static func validate(_ offsets: [Double]) throws(PhotoCaptureError) {
-        guard frameCounts.contains(offsets.count) else {
-            throw .unsupported("a bracket of \(offsets.count) frame\(offsets.count == 1 ? "" : "s") — give \(frameCounts.lowerBound) to "
-                + "\(frameCounts.upperBound) EV offsets, e.g. -2,0,2")
-        }
-        guard offsets.allSatisfy(\.isFinite), Set(offsets).count == offsets.count else {
-            throw .unsupported("bracket offsets \(offsets.map { String(format: "%g", $0) }.joined(separator: ",")) — give different finite EV offsets, e.g. -2,0,2")
-        }
-    }
-
     /// The controls to hold first.
     var first: SensorControls { exposures[0] }
 

@@ -1,5 +1,6 @@
 import CameraCodecs
 import CameraCore
+import Foundation
 import Synchronization
 
 /// What one photo request asks for (AVCapturePhotoSettings): a unique id, the file format, flash,
@@ -77,10 +78,20 @@ public struct PhotoSettings: Sendable, Hashable {
         self.zeroShutterLag = zeroShutterLag
     }
 
+    /// The number of frames a bracket may have.
+    public static let bracketFrameCounts = 2...5
+
     /// Checks a bracket's offsets as a request does before the camera is asked: 2…5 different
     /// finite EV offsets (whether the camera reaches them is known only from its exposure then).
     public static func checkBracket(_ offsets: [Double]) throws(PhotoCaptureError) {
-        try BracketSequence.validate(offsets)
+        let counts = bracketFrameCounts
+        guard counts.contains(offsets.count) else {
+            throw .unsupported("a bracket of \(offsets.count) frame\(offsets.count == 1 ? "" : "s") — give \(counts.lowerBound) to "
+                + "\(counts.upperBound) EV offsets, e.g. -2,0,2")
+        }
+        guard offsets.allSatisfy(\.isFinite), Set(offsets).count == offsets.count else {
+            throw .unsupported("bracket offsets \(offsets.map { String(format: "%g", $0) }.joined(separator: ",")) — give different finite EV offsets, e.g. -2,0,2")
+        }
     }
 
     private static let nextID = Atomic<UInt64>(0)

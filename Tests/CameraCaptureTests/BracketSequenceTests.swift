@@ -50,7 +50,7 @@ struct BracketSequenceTests {
     @Test("Too few, too many, repeated or non-finite offsets are refused before the camera is asked",
           arguments: [[0.0], [-2, -1, 0, 1, 2, 3], [0, 0, 2], [0, .nan]])
     func badOffsets(offsets: [Double]) {
-        #expect(throws: PhotoCaptureError.self) { try BracketSequence.validate(offsets) }
+        #expect(throws: PhotoCaptureError.self) { try PhotoSettings.checkBracket(offsets) }
     }
 
     @Test("Frames are taken by their metadata: a frame at another exposure is waited past, each offset's frame taken in turn")

@@ -29,10 +29,4 @@ public struct BracketFrame: Sendable {
                   noise: NoiseProfile(fullWellElectrons: noise.fullWellElectrons, readNoiseElectrons: noise.readNoiseElectrons,
                                       analogueGain: frame.metadata.analogueGain))
     }
-
-    /// A camera's raw frame: its calibration and total exposure from its metadata.
-    public init(_ frame: Frame, noise: NoiseProfile) throws(ISPError) {
-        guard let calibration = frame.metadata.rawCalibration else { throw .missingRawCalibration(frame.buffer.format) }
-        self.init(buffer: frame.buffer, calibration: calibration, exposure: frame.metadata.totalExposure, noise: noise)
-    }
 }

@@ -21,11 +21,11 @@ public enum BracketRenderer {
         let reference = offsets.indices.min { abs(offsets[$0]) < abs(offsets[$1]) }!
         do {
             let bracket = try frames.map { (frame) throws -> BracketFrame in
-                guard let merged = try BracketFrame(frame) else {
+                guard let bracketFrame = try BracketFrame(frame) else {
                     throw Failure(description: "the camera does not say how noisy its raw frames are, which merging them needs — "
                         + "take the photo without a bracket")
                 }
-                return merged
+                return bracketFrame
             }
             let merged = try BracketMerger().merge(bracket, reference: reference)
             let source = frames[reference]
