@@ -49,28 +49,19 @@ final class LiveStream: @unchecked Sendable {
     private var simulatedSound: SimulatedSoundCursor?
     private var liveSound: LiveSoundTimeline?
 
-    /// A stream to `url`; a live microphone in `settings` must have been started, `microphoneZero`
-    /// being its start, and is read from now on and stopped when the stream ends.
-    init(url: LiveStreamURL, settings: LiveStreamOutput.Settings, microphoneZero: ContinuousClock.Instant? = nil,
+    /// A stream to `url`; a live microphone in `settings` must have been started (`liveSound` its
+    /// timeline), and is read from now on and stopped when the stream ends.
+    init(url: LiveStreamURL, settings: LiveStreamOutput.Settings, liveSound: LiveSoundTimeline? = nil,
          publish: @escaping @Sendable (Event) -> Void) {
-        (self.url, self.settings, self.publish) = (url, settings, publish)
+        (self.url, self.settings, self.publish, self.liveSound) = (url, settings, publish, liveSound)
         queue = LiveSendQueue(durationLimit: settings.queueDuration, byteLimit: settings.queueBytes)
         switch settings.sound {
         case .simulated(let microphone): simulatedSound = SimulatedSoundCursor(microphone)
-        case .live(let microphone): liveSound = LiveSoundTimeline(microphoneZero: microphoneZero ?? .now); read(microphone)
+        case .live(let microphone): microphone.feed(to: encoding) { [self] chunk in encode(chunk) }
         case nil: break
         }
         (current.state, current.url) = (.connecting, url.masked)
         Thread { [self] in send() }.start()
-    }
-
-    /// Reads `microphone` on a thread of its own until it is stopped (its read then throws).
-    private func read(_ microphone: any AudioSource) {
-        Thread { [self] in
-            while let chunk = try? microphone.readChunk() {
-                encoding.async { self.encode(chunk) }
-            }
-        }.start()
     }
 
     var status: Status { locked { statusNow } }

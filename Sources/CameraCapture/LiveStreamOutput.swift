@@ -146,14 +146,8 @@ public final class LiveStreamOutput: CaptureOutput {
                 throw MovieError("already streaming to \(running.url.masked) — stop that stream first")
             }
             // The microphone starts first: its timeline's zero comes before any frame reaches the stream.
-            if case .live(let microphone) = settings.sound {
-                do {
-                    try microphone.start()
-                } catch {
-                    throw MovieError("the microphone \(microphone.name) did not start: \(error)")
-                }
-            }
-            current = LiveStream(url: target, settings: settings, microphoneZero: .now, publish: { [subscribers] in subscribers.publish($0) })
+            let timeline = if case .live(let microphone) = settings.sound { try microphone.startTimeline() } else { nil as LiveSoundTimeline? }
+            current = LiveStream(url: target, settings: settings, liveSound: timeline, publish: { [subscribers] in subscribers.publish($0) })
         }
     }
 

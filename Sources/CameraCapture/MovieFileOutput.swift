@@ -122,15 +122,7 @@ public final class MovieFileOutput: CaptureOutput {
                                 sharing: LiveStreamOutput?) throws(MovieError) {
         let microphone: (any AudioSource)? = if case .live(let source) = sound { source } else { nil }
         // The microphone starts first: its timeline's zero is in the take before any frame reaches it.
-        var live: LiveSoundTimeline?
-        if let microphone {
-            do {
-                try microphone.start()
-            } catch {
-                throw MovieError("the microphone \(microphone.name) did not start: \(error)")
-            }
-            live = LiveSoundTimeline(microphoneZero: .now)
-        }
+        let live = try microphone?.startTimeline()
         let take: Take
         do {
             take = try state.withLock { (state) throws(MovieError) -> Take in
@@ -148,14 +140,8 @@ public final class MovieFileOutput: CaptureOutput {
             microphone?.stop()
             throw error
         }
-        guard let microphone else { return }
-        // The microphone's reader, on a thread of its own; it ends when the take's end stops the
-        // source and its next read throws.
-        Thread { [self] in
-            while let chunk = try? microphone.readChunk() {
-                encoding.async { self.appendSound(chunk, to: take) }
-            }
-        }.start()
+        // Read until the take's end stops the microphone.
+        microphone?.feed(to: encoding) { [self] chunk in appendSound(chunk, to: take) }
     }
 
     /// Taps `stream`'s packets for `take`, each batch recorded on the encoding queue; a take that

@@ -1,0 +1,28 @@
+import CameraAudio
+import CameraCore
+import CameraMovie
+import Dispatch
+import Foundation
+
+extension AudioSource {
+    /// Starts the microphone for a take or a stream, before any frame reaches it: the timeline its
+    /// chunks are placed on, whose zero is now.
+    func startTimeline() throws(MovieError) -> LiveSoundTimeline {
+        do {
+            try start()
+        } catch {
+            throw MovieError("the microphone \(name) did not start: \(error)")
+        }
+        return LiveSoundTimeline(microphoneZero: .now)
+    }
+
+    /// Reads the microphone on a thread of its own, handing each chunk to `deliver` on `queue`,
+    /// until it is stopped (its next read then throws and the thread ends).
+    func feed(to queue: DispatchQueue, _ deliver: @escaping @Sendable (AudioChunk) -> Void) {
+        Thread { [self] in
+            while let chunk = try? readChunk() {
+                queue.async { deliver(chunk) }
+            }
+        }.start()
+    }
+}
