@@ -20,11 +20,9 @@ struct SettledBacklitPortrait {
                                      format: MeteringBenchmark.format(size.width, size.height, .bayer16(.rggb, significantBits: 12)))
     }
 
-    /// The next frame made `offset` EV from the settled sensor exposure (its controls land two frames later).
+    /// The next frame made `offset` EV from the settled sensor exposure.
     func frame(offset: Double = 0) async throws -> Frame {
-        try camera.updateControls { $0.exposureDuration = pow(2, settled.sensorExposureEV + offset) }
-        var frame = try await camera.nextFrame()
-        for _ in 0..<2 { frame = try await camera.nextFrame() }
-        return frame
+        try await camera.nextFrame(madeWith: SensorControls(exposureDuration: pow(2, settled.sensorExposureEV), analogueGain: 1)
+            .exposing(times: pow(2, offset), within: camera.capabilities))
     }
 }

@@ -51,7 +51,7 @@ struct BracketSequence {
                 base.analogueGain * base.digitalGain, reach.lowerBound, reach.upperBound))
         }
         (self.offsets, self.renderGain, baseExposure) = (offsets, renderGain, total)
-        exposures = offsets.map { Self.controls(base, times: pow(2, $0), capabilities: capabilities) }
+        exposures = offsets.map { base.exposing(times: pow(2, $0), within: capabilities) }
     }
 
     /// The controls to hold first.
@@ -86,18 +86,5 @@ struct BracketSequence {
         return .failed(String(format: "no frame came at the bracket's exposure %d of %d (%+.1f EV, %.0f µs) in %d frames%@",
                               frames.count + 1, exposures.count, offsets[frames.count], exposure.exposureDuration * 1e6,
                               Self.framesPerExposure, lost ? " — the camera lost frames meanwhile" : ""))
-    }
-
-    /// `base` with `factor` times its exposure: duration first, then analogue gain, then digital.
-    private static func controls(_ base: SensorControls, times factor: Double, capabilities: DeviceCapabilities) -> SensorControls {
-        var controls = base
-        var remaining = base.exposureDuration * base.analogueGain * base.digitalGain * factor
-        let duration = capabilities.exposureDuration
-        controls.exposureDuration = min(max(remaining / (base.analogueGain * base.digitalGain), duration.lowerBound), duration.upperBound)
-        remaining /= controls.exposureDuration
-        controls.analogueGain = min(max(remaining / base.digitalGain, capabilities.analogueGain.lowerBound), capabilities.analogueGain.upperBound)
-        remaining /= controls.analogueGain
-        controls.digitalGain = min(max(remaining, capabilities.digitalGain.lowerBound), capabilities.digitalGain.upperBound)
-        return controls
     }
 }

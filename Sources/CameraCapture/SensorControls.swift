@@ -73,4 +73,19 @@ extension SensorControls {
         (exposureDuration, analogueGain, digitalGain) = (held.exposureDuration, held.analogueGain, held.digitalGain)
         (whiteBalance, lensPosition) = (held.whiteBalance, held.lensPosition)
     }
+
+    /// These controls with `factor` times their exposure on a device with `capabilities`: the
+    /// duration first, up to the device's longest (more light, where gain only amplifies), then
+    /// analogue gain, then digital gain — a bracket's frame at an EV offset.
+    public func exposing(times factor: Double, within capabilities: DeviceCapabilities) -> SensorControls {
+        var controls = self
+        var remaining = exposureDuration * analogueGain * digitalGain * factor
+        let duration = capabilities.exposureDuration
+        controls.exposureDuration = min(max(remaining / (analogueGain * digitalGain), duration.lowerBound), duration.upperBound)
+        remaining /= controls.exposureDuration
+        controls.analogueGain = min(max(remaining / digitalGain, capabilities.analogueGain.lowerBound), capabilities.analogueGain.upperBound)
+        remaining /= controls.analogueGain
+        controls.digitalGain = min(max(remaining, capabilities.digitalGain.lowerBound), capabilities.digitalGain.upperBound)
+        return controls
+    }
 }

@@ -79,17 +79,9 @@ public struct HDREvaluation {
         defer { camera.stopStreaming() }
         while try await camera.nextFrame().presentationTime.seconds < time {}
         var frames: [Frame] = []
+        let base = SensorControls(exposureDuration: pow(2, exposureEV), analogueGain: 1)
         for offset in offsets {
-            let total = pow(2, exposureEV + offset)
-            let duration = min(max(total, camera.capabilities.exposureDuration.lowerBound), camera.capabilities.exposureDuration.upperBound)
-            try camera.updateControls { controls in
-                controls.exposureDuration = duration
-                controls.analogueGain = min(max(total / duration, 1), camera.capabilities.analogueGain.upperBound)
-            }
-            var frame = try await camera.nextFrame()
-            // The controls land two frames later.
-            for _ in 0..<2 { frame = try await camera.nextFrame() }
-            frames.append(frame)
+            frames.append(try await camera.nextFrame(madeWith: base.exposing(times: pow(2, offset), within: camera.capabilities)))
         }
         let reference = offsets.indices.min { abs(offsets[$0]) < abs(offsets[$1]) }!
         var pipeline = ImagePipeline()

@@ -52,4 +52,23 @@ extension SimulatedCamera {
         _ = try ValueOutOfRangeError.check(controls.whiteBalance.green, in: whiteBalanceGainRange, setting: "green white-balance gain")
         _ = try ValueOutOfRangeError.check(controls.whiteBalance.blue, in: whiteBalanceGainRange, setting: "blue white-balance gain")
     }
+
+    /// The next frame made with `exposure`'s duration and gains: they are set, and the frames made
+    /// before they land (two, on this sensor) are skipped — a frame at a chosen exposure for an
+    /// evaluation, a benchmark or a test. Throws when none comes within eight frames.
+    public func nextFrame(madeWith exposure: SensorControls) async throws -> Frame {
+        try updateControls { controls in
+            (controls.exposureDuration, controls.analogueGain, controls.digitalGain) =
+                (exposure.exposureDuration, exposure.analogueGain, exposure.digitalGain)
+        }
+        for _ in 0..<8 {
+            let frame = try await nextFrame()
+            if abs(frame.metadata.exposureDuration.seconds / exposure.exposureDuration - 1) < 0.01,
+               abs(frame.metadata.totalExposure / (exposure.exposureDuration * exposure.analogueGain * exposure.digitalGain) - 1) < 0.01 {
+                return frame
+            }
+        }
+        throw CaptureError.deviceFailure(device: uniqueID, detail: "no frame came at \(exposure.exposureDuration) s, gain "
+            + "\(exposure.analogueGain * exposure.digitalGain) within eight frames")
+    }
 }

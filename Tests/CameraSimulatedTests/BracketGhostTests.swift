@@ -18,14 +18,7 @@ struct BracketGhostTests {
         try camera.startStreaming()
         var frames: [Frame] = []
         for offset in [-2.0, 0, 2] {
-            let duration = pow(2, offset) / 2000
-            try camera.updateControls {
-                $0.exposureDuration = duration
-                $0.analogueGain = 1
-            }
-            var frame = try await camera.nextFrame()
-            while abs(frame.metadata.exposureDuration.seconds / duration - 1) > 0.01 { frame = try await camera.nextFrame() }
-            frames.append(frame)
+            frames.append(try await camera.nextFrame(madeWith: SensorControls(exposureDuration: pow(2, offset) / 2000, analogueGain: 1)))
         }
         camera.stopStreaming()
         let merged = try BracketMerger().merge(try frames.map { try #require(try BracketFrame($0)) }, reference: 1)
