@@ -4,7 +4,7 @@ import CameraSimulated
 /// A scene to evaluate, with what the report says about its subject: a built-in scene, an HDR
 /// file given on the command line, or a view from an `--views` list.
 public struct EvaluatedScene {
-    let scene: SimulatedScene
+    public let scene: SimulatedScene
     /// Why the subject is what it is: the view list's reason, or the built-in scene's summary.
     let why: String
     /// The subject rectangle of an HDR view; nil for built-in scenes, whose subject is painted.

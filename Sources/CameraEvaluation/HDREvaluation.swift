@@ -22,8 +22,13 @@ import Foundation
 public struct HDREvaluation {
     /// One scene × method.
     public struct Row: Encodable, Sendable {
+        /// Where the scene comes from: "built-in", or the `--views` list's path.
+        public let list: String
         public let scene: String
         public let method: String
+        /// How far the settled render gain lifts the subject above the sensor's exposure (EV): how
+        /// dark the subject is in the frame exposed for the highlights.
+        public let renderGainEV: Double
         public let subjectEvError: Double
         public let clippedFraction: Double
         public let mefSSIM: Double
@@ -33,17 +38,19 @@ public struct HDREvaluation {
         public let withinBound: Bool
     }
 
-    public static let methods = ["camerasun-bracket", "camerasun-single", "enfuse", "opencv-mertens"]
+    /// CameraSun's bracketed photo, and the single frame it replaces.
+    public static let (bracketMethod, singleMethod) = ("camerasun-bracket", "camerasun-single")
+    public static let methods = [bracketMethod, singleMethod, "enfuse", "opencv-mertens"]
 
     let size: PixelSize
-    let offsets: [Double]
+    public let offsets: [Double]
 
     public init(size: PixelSize = PixelSize(width: 640, height: 360), offsets: [Double] = [-2, 0, 2]) {
         (self.size, self.offsets) = (size, offsets)
     }
 
-    /// Every method's row for `scene`.
-    public func run(_ scene: SimulatedScene) async throws -> [Row] {
+    /// Every method's row for `scene`, from `list`.
+    public func run(_ scene: SimulatedScene, list: String) async throws -> [Row] {
         let loop = ClosedLoopEvaluation(frameCount: 45, size: size)
         let settled = try await loop.run(scene, algorithm: SunAwareExposure())
         guard let gain = settled.renderGain else { throw EvaluationError.invalidInput("the closed loop on \(scene.name) gave no frame") }
@@ -56,7 +63,7 @@ public struct HDREvaluation {
             let (picture, again) = (first.methods[method]!, second.methods[method]!)
             let reading = GroundTruthReading(picture, truth: first.truth)
             let subjectEV = ClosedLoopEvaluation.subjectEV(reading, truth: first.truth)
-            return Row(scene: scene.name, method: method, subjectEvError: subjectEV, clippedFraction: reading.nonSunClippedFraction,
+            return Row(list: list, scene: scene.name, method: method, renderGainEV: gain.ev, subjectEvError: subjectEV, clippedFraction: reading.nonSunClippedFraction,
                        mefSSIM: try MEFSSIM.score(sources: first.exposures, fused: picture).quality,
                        tmqi: try TMQI.score(hdr: radiance, ldr: picture).quality,
                        subjectSnrDb: Self.subjectSNR(picture, again, truth: first.truth),
@@ -94,8 +101,8 @@ public struct HDREvaluation {
         try pipeline.develop(frames[reference])
         let single = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
         try pipeline.render(gain, toneMapping: .local, into: single)
-        var methods = ["camerasun-single": single,
-                       "camerasun-bracket": try BracketRenderer.render(frames, offsets: offsets, gain: gain, toneMapping: .local, format: .bgra8).buffer]
+        var methods = [Self.singleMethod: single,
+                       Self.bracketMethod: try BracketRenderer.render(frames, offsets: offsets, gain: gain, toneMapping: .local, format: .bgra8).buffer]
         for peer in try BracketFusionPeers().fuse(exposures) { methods[peer.name] = peer.image }
         return Pictures(methods: methods, exposures: exposures, truth: camera.groundTruth(for: frames[reference]),
                         time: frames[reference].presentationTime.seconds)

@@ -61,12 +61,10 @@ extension SimulatedCamera {
             (controls.exposureDuration, controls.analogueGain, controls.digitalGain) =
                 (exposure.exposureDuration, exposure.analogueGain, exposure.digitalGain)
         }
+        let held = requestedControls
         for _ in 0..<8 {
             let frame = try await nextFrame()
-            if abs(frame.metadata.exposureDuration.seconds / exposure.exposureDuration - 1) < 0.01,
-               abs(frame.metadata.totalExposure / (exposure.exposureDuration * exposure.analogueGain * exposure.digitalGain) - 1) < 0.01 {
-                return frame
-            }
+            if frame.metadata.isMade(with: held) { return frame }
         }
         throw CaptureError.deviceFailure(device: uniqueID, detail: "no frame came at \(exposure.exposureDuration) s, gain "
             + "\(exposure.analogueGain * exposure.digitalGain) within eight frames")

@@ -70,13 +70,18 @@ enum HelpCommand {
         --json prints one object per frame. Without --frames it runs until interrupted.
         """,
         "hdr-eval": """
-        usage: camerasun hdr-eval [--scenes all|a,b] [--width W] [--height H] [--json]
-        A bracketed photo (-2/0/+2 EV around the sun AE's settled exposure) of each built-in scene at
-        640x360, beside the single 0 EV frame and enfuse and OpenCV's Mertens fusing the same
-        exposures: subject ΔEV and clipping outside light sources (ground truth, on the output),
-        MEF-SSIM against the exposures, TMQI against the scene's radiance, and the subject's SNR
-        measured from two renderings that differ only in their noise. --json prints {"results":[
-        {scene, method, subjectEvError, clippedFraction, mefSSIM, tmqi, subjectSnrDb, withinBound}]}.
+        usage: camerasun hdr-eval [--scenes all|a,b] [--views LIST]… [--width W] [--height H] [--json]
+        A bracketed photo (-2/0/+2 EV around the sun AE's settled exposure) of each built-in scene and
+        of each view in the --views lists (as ae-eval reads them; views replace the built-in scenes
+        unless --scenes is given), at 640x360, beside the single 0 EV frame and enfuse and OpenCV's
+        Mertens fusing the same exposures: subject ΔEV and clipping outside light sources (ground
+        truth, on the output), MEF-SSIM against the exposures, TMQI against the scene's radiance, and
+        the subject's SNR measured from two renderings that differ only in their noise. Each list is
+        then summed up: the bracket within the output bound, each method's median MEF-SSIM and TMQI,
+        and the SNR gain on the darkest-subject scenes (those whose subject needs at least the
+        bracket's +2 EV of lift). --json prints {"results":[{list, scene, method, renderGainEV,
+        subjectEvError, clippedFraction, mefSSIM, tmqi, subjectSnrDb, withinBound}], "summaries":[{list,
+        scenes, bracketWithinBound, medians:[{method, mefSSIM, tmqi}], darkestSubjects:{scene: dB}}]}.
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
