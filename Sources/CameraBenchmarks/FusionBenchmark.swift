@@ -9,7 +9,8 @@ import Foundation
 /// `bench fusion`: a −2/0/+2 EV bracket of 1080p raw frames made into one picture on one core —
 /// CameraSun's merge in the mosaic, development and tone mapping (`BracketRenderer`) — beside
 /// `enfuse` and OpenCV's `createMergeMertens(1, 1, 1)` fusing the same three exposures, each
-/// rendered to 8-bit sRGB as a camera's own JPEG would be, in the same run.
+/// rendered to 8-bit sRGB as a camera's own JPEG would be, in the same run; then a bracketed
+/// photo from request to saved file beside a single-frame one (`BracketCaptureBenchmark`).
 ///
 /// The bracket is backlit-portrait around the sensor exposure the sun AE settles at (found in
 /// closed loop at 320×180). Ours is timed from the raw frames to the bgra8 picture; enfuse's is its
@@ -43,10 +44,12 @@ public enum FusionBenchmark {
         }
         progress.show("bench fusion: enfuse and OpenCV's Mertens on the same exposures")
         let peers = try BracketFusionPeers().fuse(exposures)
-        progress.clear()
-        return peers.map { peer in
+        let fusion = peers.map { peer in
             Benchmark(name: "fusion-3x1080p", unit: "ms/photo", ours: ours, peer: peer.name, peerValue: peer.milliseconds,
                       ratio: peer.milliseconds / ours)
         }
+        let capture = try await BracketCaptureBenchmark.run(shots: runs, progress: progress)
+        progress.clear()
+        return fusion + capture
     }
 }

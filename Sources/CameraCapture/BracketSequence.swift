@@ -2,10 +2,15 @@ import CameraCore
 import Foundation
 
 /// One bracketed photo as the capture loop takes it (AVCapturePhotoBracketSettings' idea): the
-/// exposure auto-exposure holds for the highlights is the base, and each EV offset in turn is
-/// held — white balance and focus as the base has them — until a frame made with it comes. Frames
-/// are found by their metadata (`FrameMetadata.isMade(with:)`), never by counting, so a device
-/// whose controls land later works as well; each stage happens once, in order.
+/// exposure auto-exposure holds for the highlights is the base, and the exposures of the EV
+/// offsets are held one per frame — white balance and focus as the base has them — so that on a
+/// device whose controls queue per frame (the simulated camera, V4L2's control pipeline, Android's
+/// burst requests) they land on consecutive frames. Frames are found by their metadata
+/// (`FrameMetadata.isMade(with:)`), never by counting; each stage happens once, in order.
+///
+/// When a frame made with a later exposure comes before the one awaited, the awaited one's frame
+/// went by (a lost frame, or a control the device dropped or did not queue): it is held again,
+/// and from then on each exposure is held until its frame comes, which works on any device.
 ///
 /// An offset's exposure takes a longer or shorter duration first (up to the device's longest, past
 /// one frame's time if need be: a longer duration gathers more light, where more gain only
@@ -24,8 +29,8 @@ struct BracketSequence {
         case failed(String)
     }
 
-    /// Frames one exposure may take to arrive, lost ones included: its controls reach the sensor
-    /// two frames after they are set on the simulated camera, with room to spare.
+    /// Frames the bracket may go without taking one, lost ones included: an exposure's controls
+    /// reach the sensor two frames after they are set on the simulated camera, with room to spare.
     static let framesPerExposure = 8
 
     let offsets: [Double]
@@ -33,8 +38,14 @@ struct BracketSequence {
     let exposures: [SensorControls]
     /// How the base exposure's frames are rendered.
     let renderGain: RenderGain
+    /// The controls frames had before the bracket: a frame made with them may be one still in flight.
+    private let base: SensorControls
     private let baseExposure: Double
     private var frames: [Frame] = []
+    /// How many of `exposures` have been held, in order: ahead of `frames` while they are pipelined.
+    private var held = 0
+    /// Whether the next exposure is held on the next frame, or only once the last one's frame came.
+    private var pipelined = true
     private var waited = 0
 
     /// The bracket of `offsets` (EV) around `base` on a device with `capabilities`, rendered for the
@@ -50,12 +61,9 @@ struct BracketSequence {
                 + "(%.0f µs at gain %.2f): %+.1f…%+.1f EV — choose offsets within that range", outside, base.exposureDuration * 1e6,
                 base.analogueGain * base.digitalGain, reach.lowerBound, reach.upperBound))
         }
-        (self.offsets, self.renderGain, baseExposure) = (offsets, renderGain, total)
+        (self.offsets, self.renderGain, self.base, baseExposure) = (offsets, renderGain, base, total)
         exposures = offsets.map { base.exposing(times: pow(2, $0), within: capabilities) }
     }
-
-    /// The controls to hold first.
-    var first: SensorControls { exposures[0] }
 
     /// How a frame made with `metadata` is rendered for the viewfinder: the base's gain, moved by
     /// how far the frame's exposure is from the base.
@@ -64,24 +72,43 @@ struct BracketSequence {
         return renderGain.movedBy(exposure: offset)
     }
 
-    /// Takes the next frame from the device.
+    /// Takes the next frame from the device (the first: the frame the bracket starts on).
     mutating func advance(_ frame: Frame) -> Step {
         if frame.metadata.isMade(with: exposures[frames.count]) {
             frames.append(frame)
             waited = 0
-            return frames.count == exposures.count ? .captured(frames) : .expose(exposures[frames.count])
+            if frames.count == exposures.count { return .captured(frames) }
+        } else {
+            if wentBy(frame.metadata) {
+                (held, pipelined) = (frames.count, false)
+            }
+            if let failure = countWait(lost: false) { return failure }
         }
-        return countWait(lost: false)
+        return holdNext()
     }
 
     /// Takes a frame the device lost (dropped, skipped, or in a stream restart).
     mutating func frameLost() -> Step {
-        countWait(lost: true)
+        countWait(lost: true) ?? .wait
     }
 
-    private mutating func countWait(lost: Bool) -> Step {
+    /// Whether a frame made with `metadata` shows that the awaited exposure's frame went by: it was
+    /// made with an exposure held after it, and not with the base's (frames from before the
+    /// bracket may still be in flight).
+    private func wentBy(_ metadata: FrameMetadata) -> Bool {
+        !metadata.isMade(with: base) && exposures[..<held].dropFirst(frames.count + 1).contains { metadata.isMade(with: $0) }
+    }
+
+    /// The next exposure to hold: one per frame while pipelined, else once the last held one's frame came.
+    private mutating func holdNext() -> Step {
+        guard held < exposures.count, pipelined || held == frames.count else { return .wait }
+        held += 1
+        return .expose(exposures[held - 1])
+    }
+
+    private mutating func countWait(lost: Bool) -> Step? {
         waited += 1
-        guard waited > Self.framesPerExposure else { return .wait }
+        guard waited > Self.framesPerExposure else { return nil }
         let exposure = exposures[frames.count]
         return .failed(String(format: "no frame came at the bracket's exposure %d of %d (%+.1f EV, %.0f µs) in %d frames%@",
                               frames.count + 1, exposures.count, offsets[frames.count], exposure.exposureDuration * 1e6,

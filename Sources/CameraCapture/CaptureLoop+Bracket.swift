@@ -22,9 +22,9 @@ extension StreamBracket {
 }
 
 extension CaptureLoop {
-    /// Takes the next bracket asked for when no photo of several frames is being taken, holding
-    /// its first exposure from this frame's 3A update on; drops one whose requester gave up, and
-    /// fails one whose offsets the device cannot reach.
+    /// Takes the next bracket asked for when no photo of several frames is being taken (its first
+    /// exposure is held when this frame advances it); drops one whose requester gave up, and fails
+    /// one whose offsets the device cannot reach.
     mutating func startBracket(_ metadata: FrameMetadata) {
         if let current = bracketPhoto, !bracket.isInProgress(current.request.id) {
             endBracket()
@@ -34,14 +34,13 @@ extension CaptureLoop {
             let sequence = try BracketSequence(offsets: request.order, base: engine.currentControls(metadata), renderGain: engine.renderGain,
                                                capabilities: device.capabilities)
             bracketPhoto = (sequence, request)
-            engine.hold(sequence.first, renderGain: sequence.renderGain)
         } catch {
             bracket.complete(request.id, with: .failure(error))
         }
     }
 
     /// The bracket's step after the device's `frame` (`.wait` when none is being taken); a new
-    /// exposure is held from the next 3A update on.
+    /// exposure is applied with this frame's controls and held from the next 3A update on.
     mutating func advanceBracket(_ frame: Frame) -> BracketSequence.Step {
         guard var photo = bracketPhoto else { return .wait }
         let step = photo.sequence.advance(frame)

@@ -18,7 +18,8 @@ public struct ThreeAEngine: Sendable {
     private var lastPresentationTime: MediaTime?
     /// The lens position last asked for; nil until autofocus or manual focus moves the lens.
     private var lensPosition: Double?
-    /// The controls returned for the last frame.
+    /// The controls the three loops returned for the last frame they ran on (a hold's are not
+    /// theirs: a bracket right after another starts from auto-exposure's, not the last one's +2 EV).
     private var lastControls: SensorControls?
     /// The exposure, white balance and lens position held while a photo of several frames is
     /// taken, and the render gain its frames show with; nil otherwise. A flash photo's ambient,
@@ -103,7 +104,7 @@ public struct ThreeAEngine: Sendable {
         next.exposureBias = controls.exposure.bias.current
         next.flicker = settings.flicker
         next.torchLevel = settings.torchLevel
-        lastControls = next
+        if hold == nil { lastControls = next }
         return next
     }
 

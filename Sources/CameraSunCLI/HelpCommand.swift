@@ -206,7 +206,9 @@ enum HelpCommand {
         curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame.
         fusion: a -2/0/+2 EV bracket of 1080p raw frames of backlit-portrait merged, developed and
         tone-mapped into one bgra8 picture on one core, beside enfuse and OpenCV's Mertens fusing the
-        same three exposures (each rendered to sRGB as the camera's own picture).
+        same three exposures (each rendered to sRGB as the camera's own picture); then bracketed
+        photos on the simulated camera streaming 1080p raw at 30 fps, request → saved file in a
+        temporary library (median, p95; goal ≤ 400 ms), beside single-frame photos on the same session.
         filters: a 33³ LUT on a 1080p bgra8 frame beside FFmpeg's lut3d, and the beauty filter on
         backlit-portrait and on all-skin frames beside OpenCV's guided filter, each beside a memory read.
         record: 90 frames of 1080p encoded by CameraSun and by ffmpeg -c:v libx264 with the same
@@ -214,6 +216,7 @@ enum HelpCommand {
         preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
         same frames for as long, and resident memory's growth from 10 s in to the end.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
+        fusion: also the bracketed and the single photos, default 10 each;
         pipeline: frames timed, default 60; record: the take's seconds, default 60).
         """,
         "library": """

@@ -53,20 +53,42 @@ struct BracketSequenceTests {
         #expect(throws: PhotoCaptureError.self) { try PhotoSettings.checkBracket(offsets) }
     }
 
-    @Test("Frames are taken by their metadata: a frame at another exposure is waited past, each offset's frame taken in turn")
+    @Test("The exposures are held one per frame, from the frame the bracket starts on; frames are taken by their metadata")
     func takesFramesByMetadata() throws {
         var sequence = try BracketSequence(offsets: [-2, 0, 2], base: Self.base, renderGain: .none, capabilities: Self.capabilities)
         let (short, middle, long) = (sequence.exposures[0], sequence.exposures[1], sequence.exposures[2])
-        guard case .wait = sequence.advance(try Self.frame(middle, 1)) else { Issue.record("a frame at 0 EV is not the −2 EV frame"); return }
-        guard case .expose(let next) = sequence.advance(try Self.frame(short, 2)), next == middle else {
-            Issue.record("the −2 EV frame did not move the bracket on to 0 EV"); return
+        guard case .expose(let first) = sequence.advance(try Self.frame(middle, 0)), first == short else {
+            Issue.record("the start frame did not hold −2 EV"); return
+        }
+        guard case .expose(let second) = sequence.advance(try Self.frame(middle, 1)), second == middle else {
+            Issue.record("a frame at 0 EV before the −2 EV one did not hold 0 EV next"); return
+        }
+        guard case .expose(let third) = sequence.advance(try Self.frame(short, 2)), third == long else {
+            Issue.record("the −2 EV frame did not hold +2 EV next"); return
         }
         guard case .wait = sequence.frameLost() else { Issue.record("a lost frame ended the bracket"); return }
-        guard case .expose(let last) = sequence.advance(try Self.frame(middle, 4)), last == long else {
-            Issue.record("the 0 EV frame did not move the bracket on to +2 EV"); return
-        }
+        guard case .wait = sequence.advance(try Self.frame(middle, 4)) else { Issue.record("the 0 EV frame held anything new"); return }
         guard case .captured(let frames) = sequence.advance(try Self.frame(long, 5)) else { Issue.record("the bracket did not end"); return }
         #expect(frames.map(\.sequenceNumber) == [2, 4, 5])
+    }
+
+    @Test("A frame made with a later exposure than the one awaited holds that one again, then each until its frame comes")
+    func heldAgainWhenPassed() throws {
+        var sequence = try BracketSequence(offsets: [-2, 0, 2], base: Self.base, renderGain: .none, capabilities: Self.capabilities)
+        let (short, middle, long) = (sequence.exposures[0], sequence.exposures[1], sequence.exposures[2])
+        var steps: [BracketSequence.Step] = []
+        for (controls, number) in [(middle, 0), (middle, 1), (short, 2), (short, 3), (long, 4), (long, 5), (middle, 6)] as [(SensorControls, UInt64)] {
+            steps.append(sequence.advance(try Self.frame(controls, number)))
+        }
+        let held = steps.map { step -> SensorControls? in
+            if case .expose(let controls) = step { return controls }
+            return nil
+        }
+        // 0: −2 EV, 1: 0 EV, 2: +2 EV held in turn; 3: the 0 EV frame awaited; 4: a +2 EV frame passed it, so 0 EV is held
+        // again; 5: and waited for; 6: its frame holds +2 EV.
+        #expect(held == [short, middle, long, nil, middle, nil, long])
+        guard case .captured(let frames) = sequence.advance(try Self.frame(long, 7)) else { Issue.record("the bracket did not end"); return }
+        #expect(frames.map(\.sequenceNumber) == [2, 6, 7])
     }
 
     @Test("A bracket whose exposure never comes fails after its frames, saying which")
