@@ -60,9 +60,7 @@ public enum RecordBenchmark {
         defer { camera.stopStreaming() }
         var frames: [Frame] = []
         for _ in 0..<count {
-            let frame = try await camera.nextFrame()
-            frames.append(Frame(buffer: frame.buffer.copy(), presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
-                                metadata: frame.metadata))
+            frames.append(try await camera.nextFrame().copied())
         }
         return frames
     }

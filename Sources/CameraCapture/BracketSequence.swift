@@ -75,7 +75,8 @@ struct BracketSequence {
     /// Takes the next frame from the device (the first: the frame the bracket starts on).
     mutating func advance(_ frame: Frame) -> Step {
         if frame.metadata.isMade(with: exposures[frames.count]) {
-            frames.append(frame)
+            // A copy: five frames held from the device's pool would leave it none to fill.
+            frames.append(frame.copied())
             waited = 0
             if frames.count == exposures.count { return .captured(frames) }
         } else {

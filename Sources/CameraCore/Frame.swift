@@ -14,4 +14,10 @@ public struct Frame: Sendable {
         self.sequenceNumber = sequenceNumber
         self.metadata = metadata
     }
+
+    /// The same frame in a buffer of its own: for a frame kept past the next few, whose buffer
+    /// would otherwise stay out of its device's small pool (which then drops frames).
+    public func copied() -> Frame {
+        Frame(buffer: buffer.copy(), presentationTime: presentationTime, sequenceNumber: sequenceNumber, metadata: metadata)
+    }
 }

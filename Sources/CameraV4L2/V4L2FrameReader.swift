@@ -42,14 +42,16 @@ final class V4L2FrameReader: Sendable {
     /// is nothing left to read from.
     func start(name: String, read: @escaping @Sendable (_ isWanted: () -> Bool) -> Delivery?) {
         let thread = Thread { [self] in
+            // Named from inside, through the kernel: Foundation's thread start re-applies the name
+            // it read on entry, undoing one set from outside meanwhile, and its own setter does
+            // nothing until `start()` has returned to the thread that called it.
+            try? name.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             while waitForDemand() {
                 guard let delivery = read({ isWanted }) else { continue }
                 deliver(delivery)
             }
         }
         thread.start()
-        // After start: only a started Foundation thread passes its name on to the system's.
-        thread.name = name
     }
 
     /// The next frame the thread reads, or the error reading it failed with. Throws

@@ -69,6 +69,14 @@ struct BracketPhotoTests {
         }
     }
 
+    @Test("A five-frame bracket, more frames than the camera's pool of four buffers, is taken and says so in its EXIF")
+    func fiveFrames() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            let photo = try await photos.capture(PhotoSettings(bracket: [-2, -1, 0, 1, 2]))
+            #expect(try ExifTool.read(photo.data)["CompositeImageCount"] as? String == "5 5")
+        }
+    }
+
     @Test("An offset the camera cannot reach fails that photo naming the range; the next photo is taken")
     func offsetBeyondReach() async throws {
         try await Self.withSettledCamera(.backlitPortrait) { _, photos in
