@@ -85,6 +85,9 @@ public final class PhotoOutput: CaptureOutput {
 
     public func receive(_ drop: DroppedFrame) {}
 
+    /// Photos may be RAW + JPEG pairs, so frames keep their raw frame (the newest holds one device buffer).
+    public var receivesRawFrames: Bool { true }
+
     // MARK: Capture
 
     /// Takes a photo with `settings`, reporting each stage to `events` (on the caller's task, in
@@ -223,24 +226,26 @@ public final class PhotoOutput: CaptureOutput {
             PhotoOutput.encoding.async {
                 continuation.resume(returning: Result { () throws(PhotoCaptureError) in
                     let photo = try bracket.map { (bracket) throws(PhotoCaptureError) in try PhotoOutput.fused(bracket) } ?? frame
-                    return try self.encode(photo, sources: bracket?.frames.map(\.metadata.exposureDuration), flash: flash, settings: settings,
-                                           captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                    return try self.encode(photo, raw: bracket?.referenceFrame ?? frame.raw, sources: bracket?.frames.map(\.metadata.exposureDuration),
+                                           flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
                 })
             }
         }.get()
     }
 
-    /// `frame` as a JPEG with its EXIF; `sources` are the exposure times of a composite's frames.
-    private func encode(_ frame: CapturedFrame, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
-                        sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
+    /// `frame` as a JPEG with its EXIF, and the DNG of `raw` when the settings ask for `raw`;
+    /// `sources` are the exposure times of a composite's frames.
+    private func encode(_ frame: CapturedFrame, raw: Frame?, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings,
+                        captureDate: Date, sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
+        var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
+                                      focalLength: focalLength, captureDate: captureDate)
+        if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
+        let rawData = try settings.raw ? PhotoOutput.dng(of: raw, picture: frame.buffer, exif: exif) : nil
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
-            var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
-                                          focalLength: focalLength, captureDate: captureDate)
-            if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
             let data = try JPEGEncoder().encode(image, quality: quality, exif: exif)
-            return CapturedPhoto(settings: settings, data: data, size: PixelSize(width: image.width, height: image.height),
+            return CapturedPhoto(settings: settings, data: data, rawData: rawData, size: PixelSize(width: image.width, height: image.height),
                                  presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
                                  sequenceAtRequest: sequenceAtRequest,
                                  metadata: frame.metadata, statistics: frame.statistics, threeA: frame.threeA,
