@@ -83,6 +83,10 @@ public struct PhotoSettings: Sendable, Hashable {
         self.zeroShutterLag = zeroShutterLag
     }
 
+    /// Whether the photo needs its frame's raw frame: a single-frame RAW + JPEG photo (a bracket's
+    /// DNG is made of the bracket's own raw frames).
+    var needsRawFrame: Bool { raw && bracket == nil }
+
     /// The number of frames a bracket may have.
     public static let bracketFrameCounts = 2...5
 

@@ -93,7 +93,7 @@ import Testing
             try run("/usr/bin/sqlite3", [catalog, "PRAGMA user_version = 7"])
             let error = #expect(throws: PhotoLibraryError.self) { try PhotoLibrary(opening: directory, timeZone: .gmt) }
             #expect(error?.kind == .catalog)
-            #expect(error?.description.contains("schema version 7 is newer than this CameraSun's 2") == true,
+            #expect(error?.description.contains("schema version 7 is newer than this CameraSun's 3") == true,
                     "\(String(describing: error))")
             #expect(try run("/usr/bin/sqlite3", [catalog, "SELECT count(*) FROM pragma_table_info('assets')"]) == "14\n")
         }

@@ -87,7 +87,8 @@ import Testing
             }
             #expect(error?.kind == .insufficientSpace)
             #expect(error?.description.contains("its DNG could not be written") == true, "\(String(describing: error))")
-            #expect(try library.list().isEmpty)
+            let listed = try library.list()
+            #expect(listed.isEmpty)
             #expect(allFiles(under: library.directory.appendingPathComponent("2025")).isEmpty)
         }
     }
