@@ -118,7 +118,8 @@ enum PhotoCommand {
             terminal.error("camerasun: error: \(label) was not taken: \(error)")
         case .notSaved(let error, .success(let paths)):
             terminal.error("camerasun: error: \(label) is not in the library \(library.directory.path) "
-                + "(it is kept at \(paths.joined(separator: " and "))): \(LibraryCommand.describe(error))")
+                + "(\(paths.count == 1 ? "its JPEG is" : "its JPEG and DNG are") kept at \(paths.joined(separator: " and "))): "
+                + LibraryCommand.describe(error))
         case .notSaved(let error, .failure(let rescueError)):
             terminal.error("camerasun: error: \(label) is lost: the library \(library.directory.path) refused it "
                 + "(\(LibraryCommand.describe(error))) and the rescue copy failed (\(rescueError))")

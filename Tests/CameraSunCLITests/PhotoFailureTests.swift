@@ -83,7 +83,7 @@ struct PhotoFailureTests {
             #expect(rescued.count == 1, "\(rescued)")
             #expect(files(under: libraryDirectory).filter { $0.hasSuffix(".jpg") }.count == 1, "only the first photo is in the library")
             let line = try #require(result.stderrLines.first, "\(result.stderr)")
-            #expect(line.contains("(it is kept at \(rescue.path)/\(rescued.first ?? "")): the photo was not saved: its "
+            #expect(line.contains("(its JPEG is kept at \(rescue.path)/\(rescued.first ?? "")): the photo was not saved: its "
                 + "catalogue row could not be committed, so its file \(libraryDirectory.path)/"), "\(line)")
             #expect(line.contains(".jpg was removed again: catalogue \(catalog): ") && line.contains("database or disk is full"), "\(line)")
             let verify = try await libraryCommand("verify", libraryDirectory)

@@ -98,7 +98,7 @@ struct RawPhotoEndToEndTests {
             #expect(dng.prefix(4) == Data([0x49, 0x49, 0x2A, 0x00]), "a little-endian TIFF")
             #expect(files(under: libraryDirectory).filter { $0.hasSuffix(".dng") }.isEmpty)
             #expect(files(under: libraryDirectory).filter { $0.hasSuffix(".jpg") }.count == 1, "only the first photo is in the library")
-            #expect(result.stderr.contains("(it is kept at \(rescue.path)/") && result.stderr.contains(".dng)"), "\(result.stderr)")
+            #expect(result.stderr.contains("(its JPEG and DNG are kept at \(rescue.path)/") && result.stderr.contains(".dng): "), "\(result.stderr)")
             let verify = try await libraryCommand("verify", libraryDirectory)
             #expect(verify.result.exitCode == 0 && verify.json["isClean"] as? Bool == true, "\(verify.result)")
         }
