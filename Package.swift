@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem", "CameraTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
-        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport", "CameraFilters"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport", "CameraFilters", "CameraSimulated"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraV4L2Tests", dependencies: ["CameraV4L2", "CameraCapture", "CameraCore", "CameraSystem", "CameraTestSupport"]),
     ],

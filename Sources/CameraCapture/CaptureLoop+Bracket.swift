@@ -10,6 +10,9 @@ struct BracketCapture: Sendable {
     let renderGain: RenderGain
     let toneMapping: ToneMapping
     let frame: CapturedFrame
+
+    /// The raw frame the photo is rendered as (`BracketRenderer`'s reference: the offset nearest 0 EV).
+    var referenceFrame: Frame { frames[BracketRenderer.referenceIndex(of: offsets)] }
 }
 
 /// The bracketed photos of a stream whose device delivers raw frames.

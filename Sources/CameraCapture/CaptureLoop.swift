@@ -137,10 +137,12 @@ struct CaptureLoop: Sendable {
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
-        let bracket = if case .bayer16 = frame.buffer.format { self.bracket } else { nil as StreamBracket? }
+        let raw: Frame? = if case .bayer16 = frame.buffer.format { frame } else { nil }
+        let bracket = raw == nil ? nil : self.bracket
         let captured = routes.map { route in
             CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
-                          connection: route.connection, streamIndex: streamIndex, flash: flash, bracket: bracket)
+                          connection: route.connection, streamIndex: streamIndex, flash: flash, bracket: bracket,
+                          raw: route.output.receivesRawFrames ? raw : nil)
         }
         finishFlashPhoto(flashStep, frames: captured)
         finishBracket(bracketStep, frames: captured)

@@ -16,6 +16,9 @@ public protocol CaptureOutput: AnyObject, Sendable {
     /// it only for a device that delivers as fast as it is asked (`deliversInRealTime` false),
     /// so that transcoding a file loses no frame; a live camera is never held back.
     func awaitCapacity() async
+    /// Whether this output's frames carry the device's raw frame beside the picture
+    /// (`CapturedFrame.raw`): only for an output that needs it, as a frame held keeps a device buffer.
+    var receivesRawFrames: Bool { get }
 }
 
 extension CaptureOutput {
@@ -24,6 +27,9 @@ extension CaptureOutput {
 
     /// Outputs that queue without bound (or drop late frames by design) never hold the session back.
     public func awaitCapacity() async {}
+
+    /// Outputs get the picture only.
+    public var receivesRawFrames: Bool { false }
 
     /// The output's type name, for error messages.
     var typeName: String { String(describing: type(of: self)) }

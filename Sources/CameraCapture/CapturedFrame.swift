@@ -8,6 +8,9 @@ import CameraMetering
 /// `rotation`, then flip it horizontally if `isMirrored` (the order `PreviewGeometry` uses).
 public struct CapturedFrame: Sendable {
     public private(set) var frame: Frame
+    /// The device's raw (bayer16) frame the picture was developed from, for an output that
+    /// `receivesRawFrames`; nil otherwise, and for a processed stream.
+    public let raw: Frame?
     public let statistics: FrameStatistics
     public let threeA: ThreeAStatus
     /// The nominal time between frames at the device's frame rate when this one was captured.
@@ -25,8 +28,9 @@ public struct CapturedFrame: Sendable {
     let bracket: StreamBracket?
 
     init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
-         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?, bracket: StreamBracket?) {
+         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?, bracket: StreamBracket?, raw: Frame?) {
         self.bracket = bracket
+        self.raw = raw
         self.frame = frame
         self.statistics = statistics
         self.threeA = threeA

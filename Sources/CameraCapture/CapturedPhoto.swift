@@ -7,6 +7,8 @@ public struct CapturedPhoto: Sendable {
     public let settings: PhotoSettings
     /// The encoded file (JPEG with EXIF and a thumbnail).
     public let data: [UInt8]
+    /// The DNG of the raw frame the JPEG was developed from, when the settings asked for `raw`.
+    public let rawData: Data?
     /// The encoded image's size (after `maximumDimensions`).
     public let size: PixelSize
     /// The frame's presentation time and sequence number in the session's stream.

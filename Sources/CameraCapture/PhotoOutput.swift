@@ -85,6 +85,11 @@ public final class PhotoOutput: CaptureOutput {
 
     public func receive(_ drop: DroppedFrame) {}
 
+    /// Frames keep their raw frame only while a RAW + JPEG request waits for its frame: a raw frame
+    /// held is one of the device's few buffers, which a bracket needs. (A bracket's DNG is made of
+    /// its own raw frames.)
+    public var receivesRawFrames: Bool { state.withLock { $0.rawRequests > 0 } }
+
     // MARK: Capture
 
     /// Takes a photo with `settings`, reporting each stage to `events` (on the caller's task, in
@@ -94,13 +99,19 @@ public final class PhotoOutput: CaptureOutput {
         let notify = events ?? { _ in }
         // Only a photo that may be the frame current at the request keeps it while it waits its
         // turn: the device has few buffers, and a flash sequence or a later frame needs them.
+        // A single-frame RAW + JPEG photo needs a frame that kept its raw frame: the current one if
+        // it did, else the next (which does, as this request asks for them).
+        let needsRaw = settings.needsRawFrame
         var request = try state.withLock { (state: inout State) throws(PhotoCaptureError) -> RequestFrame in
             guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
+            if needsRaw { state.rawRequests += 1 }
             guard let latest = state.latest else { return RequestFrame(frame: nil, flash: nil, sequence: nil) }
             let flash = FlashDecision(settings.flashMode, judgedBy: latest)
             let keeps = !flash.fires && (settings.zeroShutterLag || settings.qualityPrioritization == .speed)
+                && Waiter.hasRaw(latest, ifNeeded: needsRaw)
             return RequestFrame(frame: keeps ? latest : nil, flash: flash, sequence: latest.sequenceNumber)
         }
+        defer { if needsRaw { state.withLock { $0.rawRequests -= 1 } } }
         try validate(settings)
         await acquireSlot()
         defer { releaseSlot() }
@@ -172,8 +183,11 @@ public final class PhotoOutput: CaptureOutput {
     }
 
     /// The frame the photo is made of: `current` (zero shutter lag), the next one after frame
-    /// `sequence`, or the next converged one for `.quality`.
+    /// `sequence`, or the next converged one for `.quality` — one that kept its raw frame, on a raw
+    /// stream, for a RAW + JPEG photo.
     private func chooseFrame(for settings: PhotoSettings, current: CapturedFrame?, after sequence: UInt64?) async throws(PhotoCaptureError) -> CapturedFrame {
+        let raw = settings.needsRawFrame
+        let current = current.flatMap { Waiter.hasRaw($0, ifNeeded: raw) ? $0 : nil }
         switch settings.qualityPrioritization {
         case .speed:
             if let current { return current }
@@ -181,15 +195,17 @@ public final class PhotoOutput: CaptureOutput {
             if settings.zeroShutterLag, let current { return current }
         case .quality:
             if let current, current.threeA.exposureState != .searching, settings.zeroShutterLag { return current }
-            if let converged = try? await nextFrame(after: sequence, converged: true, within: PhotoOutput.convergenceWait) {
+            if let converged = try? await nextFrame(after: sequence, converged: true, raw: raw, within: PhotoOutput.convergenceWait) {
                 return converged
             }
         }
-        return try await nextFrame(after: settings.zeroShutterLag ? nil : sequence, converged: false, within: frameWait)
+        return try await nextFrame(after: settings.zeroShutterLag ? nil : sequence, converged: false, raw: raw, within: frameWait)
     }
 
-    /// Waits for a frame later than `sequence` (any frame when nil), converged if asked.
-    func nextFrame(after sequence: UInt64?, converged: Bool, within limit: Duration) async throws(PhotoCaptureError) -> CapturedFrame {
+    /// Waits for a frame later than `sequence` (any frame when nil), converged if asked, with its
+    /// raw frame if asked and the stream is raw.
+    func nextFrame(after sequence: UInt64?, converged: Bool, raw: Bool = false,
+                   within limit: Duration) async throws(PhotoCaptureError) -> CapturedFrame {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
@@ -203,7 +219,7 @@ public final class PhotoOutput: CaptureOutput {
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 state.withLock { state in
-                    state.waiters.append(Waiter(id: id, after: sequence, converged: converged, continuation: continuation))
+                    state.waiters.append(Waiter(id: id, after: sequence, converged: converged, raw: raw, continuation: continuation))
                 }
             }
         } catch {
@@ -223,24 +239,26 @@ public final class PhotoOutput: CaptureOutput {
             PhotoOutput.encoding.async {
                 continuation.resume(returning: Result { () throws(PhotoCaptureError) in
                     let photo = try bracket.map { (bracket) throws(PhotoCaptureError) in try PhotoOutput.fused(bracket) } ?? frame
-                    return try self.encode(photo, sources: bracket?.frames.map(\.metadata.exposureDuration), flash: flash, settings: settings,
-                                           captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                    return try self.encode(photo, raw: bracket?.referenceFrame ?? frame.raw, sources: bracket?.frames.map(\.metadata.exposureDuration),
+                                           flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
                 })
             }
         }.get()
     }
 
-    /// `frame` as a JPEG with its EXIF; `sources` are the exposure times of a composite's frames.
-    private func encode(_ frame: CapturedFrame, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
-                        sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
+    /// `frame` as a JPEG with its EXIF, and the DNG of `raw` when the settings ask for `raw`;
+    /// `sources` are the exposure times of a composite's frames.
+    private func encode(_ frame: CapturedFrame, raw: Frame?, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings,
+                        captureDate: Date, sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
+        var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
+                                      focalLength: focalLength, captureDate: captureDate)
+        if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
+        let rawData = try settings.raw ? PhotoOutput.dng(of: raw, picture: frame.buffer, exif: exif) : nil
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)
-            var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
-                                          focalLength: focalLength, captureDate: captureDate)
-            if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
             let data = try JPEGEncoder().encode(image, quality: quality, exif: exif)
-            return CapturedPhoto(settings: settings, data: data, size: PixelSize(width: image.width, height: image.height),
+            return CapturedPhoto(settings: settings, data: data, rawData: rawData, size: PixelSize(width: image.width, height: image.height),
                                  presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
                                  sequenceAtRequest: sequenceAtRequest,
                                  metadata: frame.metadata, statistics: frame.statistics, threeA: frame.threeA,
@@ -300,10 +318,18 @@ extension PhotoOutput {
         let id: UInt64
         let after: UInt64?
         let converged: Bool
+        let raw: Bool
         let continuation: CheckedContinuation<CapturedFrame, any Error>
 
         func isSatisfied(by frame: CapturedFrame) -> Bool {
             (after.map { frame.sequenceNumber > $0 } ?? true) && (!converged || frame.threeA.exposureState != .searching)
+                && Self.hasRaw(frame, ifNeeded: raw)
+        }
+
+        /// Whether `frame` may be a photo that `needsRaw`: it kept its raw frame, or its stream
+        /// has none (the photo then fails saying so).
+        static func hasRaw(_ frame: CapturedFrame, ifNeeded needsRaw: Bool) -> Bool {
+            !needsRaw || frame.raw != nil || frame.bracket == nil
         }
     }
 
@@ -313,6 +339,8 @@ extension PhotoOutput {
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
         var inFlight = 0
+        /// Single-frame RAW + JPEG requests not finished yet (`receivesRawFrames`).
+        var rawRequests = 0
         var slotWaiters: [CheckedContinuation<Void, Never>] = []
 
         mutating func takeSatisfiedWaiters(by frame: CapturedFrame) -> [Waiter] {

@@ -51,23 +51,28 @@ public struct PhotoSettings: Sendable, Hashable {
     /// a frame taken at each, merged into one photo (AVCapturePhotoBracketSettings' idea); nil
     /// takes one frame. Needs a raw stream.
     public var bracket: [Double]?
+    /// Also keep the photo's raw mosaic as a DNG beside the JPEG: a RAW + JPEG pair, as
+    /// AVCapturePhotoSettings(rawPixelFormatType:processedFormat:) asks for. Needs a raw stream.
+    public var raw: Bool
 
     /// Settings with a fresh unique id.
     public init(format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off, maximumDimensions: PixelSize? = nil,
                 location: GPSLocation? = nil, artist: String? = nil, comment: String? = nil,
-                qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true, bracket: [Double]? = nil) {
+                qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true, bracket: [Double]? = nil,
+                raw: Bool = false) {
         self.init(uniqueID: PhotoSettings.nextID.add(1, ordering: .relaxed).newValue, format: format, flashMode: flashMode,
                   maximumDimensions: maximumDimensions, location: location, artist: artist, comment: comment,
-                  qualityPrioritization: qualityPrioritization, zeroShutterLag: zeroShutterLag, bracket: bracket)
+                  qualityPrioritization: qualityPrioritization, zeroShutterLag: zeroShutterLag, bracket: bracket, raw: raw)
     }
 
     /// Settings with a chosen id (it must not have been used with the same output before).
     public init(uniqueID: UInt64, format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off,
                 maximumDimensions: PixelSize? = nil, location: GPSLocation? = nil, artist: String? = nil,
                 comment: String? = nil, qualityPrioritization: QualityPrioritization = .balanced, zeroShutterLag: Bool = true,
-                bracket: [Double]? = nil) {
+                bracket: [Double]? = nil, raw: Bool = false) {
         self.uniqueID = uniqueID
         self.bracket = bracket
+        self.raw = raw
         self.format = format
         self.flashMode = flashMode
         self.maximumDimensions = maximumDimensions
@@ -77,6 +82,10 @@ public struct PhotoSettings: Sendable, Hashable {
         self.qualityPrioritization = qualityPrioritization
         self.zeroShutterLag = zeroShutterLag
     }
+
+    /// Whether the photo needs its frame's raw frame: a single-frame RAW + JPEG photo (a bracket's
+    /// DNG is made of the bracket's own raw frames).
+    var needsRawFrame: Bool { raw && bracket == nil }
 
     /// The number of frames a bracket may have.
     public static let bracketFrameCounts = 2...5

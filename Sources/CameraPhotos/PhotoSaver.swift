@@ -4,7 +4,8 @@ import Foundation
 import PhotoLibrary
 
 /// Takes photos and stores each in the library as soon as it is encoded, timing the shutter →
-/// file path; a photo the library cannot take is kept in a rescue folder, never dropped. The one
+/// file path; a photo the library cannot take is kept in a rescue folder, never dropped (a RAW +
+/// JPEG pair both files, as the library stores both or neither). The one
 /// way a photo goes from a `PhotoOutput` into the library, for `camerasun photo` and the
 /// viewfinder's shutter alike.
 ///
@@ -39,9 +40,9 @@ public struct PhotoSaver: Sendable {
         case saved(SavedPhoto)
         /// The camera could not take it.
         case notTaken(PhotoCaptureError)
-        /// Taken but not stored: the library's reason, and where the JPEG was kept instead (or
-        /// why it could not be).
-        case notSaved(PhotoLibraryError, rescue: Result<String, RescueError>)
+        /// Taken but not stored: the library's reason, and where its files were kept instead — the
+        /// JPEG, then a RAW + JPEG pair's DNG — (or why they could not be).
+        case notSaved(PhotoLibraryError, rescue: Result<[String], RescueError>)
     }
 
     /// Why a photo could not be kept in the rescue folder either.
@@ -108,7 +109,7 @@ public struct PhotoSaver: Sendable {
         let record = PhotoRecord(photo)
         return await onOwnThread {
             do throws(PhotoLibraryError) {
-                let asset = try library.add(photo.data, createdAt: photo.captureDate, width: photo.size.width,
+                let asset = try library.add(photo.data, raw: photo.rawData, createdAt: photo.captureDate, width: photo.size.width,
                                             height: photo.size.height, exposure: record.exposure,
                                             meteringStatistics: record.meteringStatistics)
                 return landing.land(index) { durable in
@@ -147,16 +148,24 @@ public struct PhotoSaver: Sendable {
         var outcomes: [Outcome] { landed.withLock { $0 } }
     }
 
-    /// Writes `photo` into the rescue folder under a name no other run uses, and returns its path.
-    private static func rescue(_ photo: CapturedPhoto) -> Result<String, RescueError> {
+    /// Writes `photo` into the rescue folder under a name no other run uses — its JPEG, and a
+    /// RAW + JPEG pair's DNG beside it under the same name — and returns their paths.
+    private static func rescue(_ photo: CapturedPhoto) -> Result<[String], RescueError> {
         let milliseconds = Int64((photo.captureDate.timeIntervalSince1970 * 1000).rounded())
-        let file = rescueDirectory.appendingPathComponent("photo-\(milliseconds)-\(getpid())-\(photo.settings.uniqueID).jpg")
-        do {
-            try FileManager.default.createDirectory(at: rescueDirectory, withIntermediateDirectories: true)
-            try Data(photo.data).write(to: file, options: .atomic)
-            return .success(file.path)
-        } catch {
-            return .failure(RescueError(description: "cannot write \(file.path) either: \(error.localizedDescription)"))
+        let name = rescueDirectory.appendingPathComponent("photo-\(milliseconds)-\(getpid())-\(photo.settings.uniqueID)")
+        let files = [(name.appendingPathExtension("jpg"), Data(photo.data))]
+            + (photo.rawData.map { [(name.appendingPathExtension("dng"), $0)] } ?? [])
+        var kept: [String] = []
+        for (file, bytes) in files {
+            do {
+                try FileManager.default.createDirectory(at: rescueDirectory, withIntermediateDirectories: true)
+                try bytes.write(to: file, options: .atomic)
+                kept.append(file.path)
+            } catch {
+                let saved = kept.isEmpty ? "" : " (\(kept.joined(separator: ", ")) was kept)"
+                return .failure(RescueError(description: "cannot write \(file.path) either: \(error.localizedDescription)\(saved)"))
+            }
         }
+        return .success(kept)
     }
 }

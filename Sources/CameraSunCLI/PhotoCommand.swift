@@ -13,8 +13,9 @@ import PhotoLibrary
 enum PhotoCommand {
     /// One saved photo in `--json` output. `path` is absolute; `iso` is the EXIF ISO speed (analogue
     /// × digital gain); `flash` the `--flash` mode, `flashFired` whether it fired and `flashPower`
-    /// at what power (0…1, absent when it did not); `shutterToFileMs` runs from the request to the
-    /// fsynced file and committed row, read on the thread that committed it.
+    /// at what power (0…1, absent when it did not); `rawPath` the absolute path of a RAW + JPEG
+    /// pair's DNG (absent without `--raw`); `shutterToFileMs` runs from the request to the
+    /// fsynced files and committed row, read on the thread that committed it.
     struct AssetReport: Encodable {
         let id: String
         let path: String
@@ -27,6 +28,7 @@ enum PhotoCommand {
         let flash: String
         let flashFired: Bool
         let flashPower: Double?
+        let rawPath: String?
         let shutterToFileMs: Double
     }
 
@@ -114,9 +116,10 @@ enum PhotoCommand {
                 + describe(saved.flash) + "\(milliseconds(saved.shutterToFile)) ms")
         case .notTaken(let error):
             terminal.error("camerasun: error: \(label) was not taken: \(error)")
-        case .notSaved(let error, .success(let path)):
+        case .notSaved(let error, .success(let paths)):
             terminal.error("camerasun: error: \(label) is not in the library \(library.directory.path) "
-                + "(its JPEG is kept at \(path)): \(LibraryCommand.describe(error))")
+                + "(\(paths.count == 1 ? "its JPEG is" : "its JPEG and DNG are") kept at \(paths.joined(separator: " and "))): "
+                + LibraryCommand.describe(error))
         case .notSaved(let error, .failure(let rescueError)):
             terminal.error("camerasun: error: \(label) is lost: the library \(library.directory.path) refused it "
                 + "(\(LibraryCommand.describe(error))) and the rescue copy failed (\(rescueError))")
@@ -142,7 +145,7 @@ enum PhotoCommand {
         let failed = outcomes.count - saved.count
         if failed > 0 {
             throw CLIError.runtime("\(failed) of \(outcomes.count) photos were not saved in the library — each one's line "
-                + "above says why, and where its JPEG was kept when it was taken (\(PhotoSaver.rescueDirectory.path))")
+                + "above says why, and where its files were kept when it was taken (\(PhotoSaver.rescueDirectory.path))")
         }
     }
 
@@ -174,6 +177,7 @@ extension PhotoCommand.AssetReport {
         flash = photo.flash.mode.rawValue
         flashFired = photo.flash.fired
         flashPower = photo.flash.power
+        rawPath = photo.asset.raw.map { library.directory.appendingPathComponent($0.path).path }
         shutterToFileMs = photo.shutterToFile.seconds * 1000
     }
 }

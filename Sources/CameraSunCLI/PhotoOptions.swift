@@ -31,6 +31,8 @@ struct PhotoOptions {
     let location: GPSLocation?
     /// `--bracket -2,0,2`: EV offsets of a bracketed photo, merged into one; nil takes one frame.
     let bracket: [Double]?
+    /// `--raw`: each photo a RAW + JPEG pair (a DNG of its raw frame beside the JPEG).
+    let raw: Bool
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
@@ -46,6 +48,7 @@ struct PhotoOptions {
         flash = try arguments.option("flash", expected: "off, on or auto", PhotoSettings.FlashMode.init(rawValue:)) ?? .off
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
         location = try arguments.location()
+        raw = arguments.flag("raw")
         bracket = try arguments.option("bracket", expected: "EV offsets separated by commas, e.g. -2,0,2") { text in
             let offsets = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             return offsets.contains(nil) ? nil : offsets.compactMap { $0 }
@@ -89,11 +92,11 @@ struct PhotoOptions {
     }
 
     /// Fresh settings for each request: JPEG at `--quality`, `--flash`, zero shutter lag unless
-    /// `--no-zsl` (a photo the flash lights never is), a `--bracket`.
+    /// `--no-zsl` (a photo the flash lights never is), a `--bracket`, `--raw`.
     var photoSettings: @Sendable () -> PhotoSettings {
-        { [quality, flash, zeroShutterLag, location, bracket] in
+        { [quality, flash, zeroShutterLag, location, bracket, raw] in
             PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location, zeroShutterLag: zeroShutterLag,
-                          bracket: bracket)
+                          bracket: bracket, raw: raw)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// One photo or movie in the library, as its catalogue row describes it. Encodes to JSON with the
 /// field names below, every field present (null when unknown: `exposure` for a movie, `movie` for
-/// a photo), `createdAt` as ISO 8601 UTC with milliseconds — the shape `camerasun library
+/// a photo, `raw` for a photo without its DNG), `createdAt` as ISO 8601 UTC with milliseconds — the shape `camerasun library
 /// list|show --json` prints.
 public struct Asset: Sendable, Hashable, Identifiable, Codable {
     /// What the file holds.
@@ -61,13 +61,15 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
     public let state: State
     /// What a movie holds and how its take ended; nil for a photo.
     public let movie: Movie?
+    /// The DNG of a RAW + JPEG pair (the photo is its JPEG); nil for any other asset.
+    public let raw: Raw?
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, path, createdAt, width, height, byteCount, exposure, meteringStatistics, sha256, state, movie
+        case id, kind, path, createdAt, width, height, byteCount, exposure, meteringStatistics, sha256, state, movie, raw
     }
 
     init(id: String, kind: Kind, path: String, createdAt: Date, width: Int, height: Int, byteCount: Int,
-         exposure: Exposure?, meteringStatistics: String?, sha256: String, state: State, movie: Movie? = nil) {
+         exposure: Exposure?, meteringStatistics: String?, sha256: String, state: State, movie: Movie? = nil, raw: Raw? = nil) {
         self.id = id
         self.kind = kind
         self.path = path
@@ -80,6 +82,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         self.sha256 = sha256
         self.state = state
         self.movie = movie
+        self.raw = raw
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,6 +105,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         sha256 = try container.decode(String.self, forKey: .sha256)
         state = try container.decode(State.self, forKey: .state)
         movie = try container.decodeIfPresent(Movie.self, forKey: .movie)
+        raw = try container.decodeIfPresent(Raw.self, forKey: .raw)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,6 +122,7 @@ public struct Asset: Sendable, Hashable, Identifiable, Codable {
         try container.encode(sha256, forKey: .sha256)
         try container.encode(state, forKey: .state)
         try container.encode(movie, forKey: .movie)
+        try container.encode(raw, forKey: .raw)
     }
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -8,7 +8,8 @@ import Foundation
 /// Version 2 added the movie columns as nullable columns at the end of `assets` (NULL in a photo's
 /// row) rather than a side table: one row is still the whole asset, read without a join, and an
 /// old catalogue is brought up to date in place by `ALTER TABLE … ADD COLUMN`, in the same
-/// transaction that sets the new version, so every photo stays as it was.
+/// transaction that sets the new version, so every photo stays as it was. Version 3 added a pair's
+/// DNG the same way: its file is the row's companion, not an asset of its own.
 ///
 /// ```sql
 /// CREATE TABLE assets (
@@ -25,11 +26,13 @@ import Foundation
 ///     duration REAL, frame_count INTEGER,       -- seconds; video frames
 ///     video_codec TEXT, audio_codec TEXT,       -- e.g. 'h264', 'aac'; audio NULL without sound
 ///     stop_reason TEXT, recovered INTEGER,      -- why the take ended; 1 when `repair` saved it
-///     thumbnail_path TEXT                       -- relative: YYYY/MM/DD/ID.thumb.jpg, NULL without one
+///     thumbnail_path TEXT,                      -- relative: YYYY/MM/DD/ID.thumb.jpg, NULL without one
+///     -- version 3, the DNG of a RAW + JPEG pair (NULL for any other asset):
+///     raw_path TEXT, raw_byte_count INTEGER, raw_sha256 TEXT  -- relative: YYYY/MM/DD/ID.dng
 /// ) STRICT;
 /// ```
 final class Catalog {
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
     static let busyTimeout = 10.0
     let connection: SQLiteConnection
 
@@ -60,7 +63,11 @@ final class Catalog {
             case 0:
                 try createSchema()
                 try addMovieColumns()
-            case 1: try addMovieColumns()
+                try addRawColumns()
+            case 1:
+                try addMovieColumns()
+                try addRawColumns()
+            case 2: try addRawColumns()
             case Self.schemaVersion: break
             case let newer:
                 throw SQLiteError(operation: "open", code: SQLITE_ERROR,
@@ -126,14 +133,24 @@ final class Catalog {
         try connection.run("PRAGMA user_version = 2")
     }
 
+    /// Version 2 → 3: a RAW + JPEG pair's DNG, NULL in every existing row.
+    private func addRawColumns() throws(SQLiteError) {
+        try connection.run("ALTER TABLE assets ADD COLUMN raw_path TEXT")
+        try connection.run("ALTER TABLE assets ADD COLUMN raw_byte_count INTEGER CHECK (raw_byte_count IS NULL OR raw_byte_count >= 0)")
+        try connection.run("ALTER TABLE assets ADD COLUMN raw_sha256 TEXT CHECK (raw_sha256 IS NULL OR length(raw_sha256) = 64)")
+        try connection.run("CREATE UNIQUE INDEX assets_by_raw_path ON assets (raw_path)")
+        try connection.run("PRAGMA user_version = 3")
+    }
+
     /// Adds `asset` in its own transaction; fails if its id or path is already catalogued.
     func insert(_ asset: Asset) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
             try connection.run("""
                 INSERT INTO assets (id, kind, path, created_at, width, height, byte_count, exposure_time, iso,
                                     ev_bias, metering_mode, metering_statistics, sha256, state, duration, frame_count,
-                                    video_codec, audio_codec, stop_reason, recovered, thumbnail_path)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    video_codec, audio_codec, stop_reason, recovered, thumbnail_path, raw_path, raw_byte_count,
+                                    raw_sha256)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [
                     .text(asset.id), .text(asset.kind.rawValue), .text(asset.path),
                     .integer(Int64(asset.createdAt.millisecondsSince1970)),
@@ -144,7 +161,8 @@ final class Catalog {
                     .nullable(asset.movie?.duration), asset.movie.map { .integer(Int64($0.frameCount)) } ?? .null,
                     .nullable(asset.movie?.videoCodec), .nullable(asset.movie?.audioCodec),
                     .nullable(asset.movie?.stopReason), asset.movie.map { .integer($0.recovered ? 1 : 0) } ?? .null,
-                    .nullable(asset.movie?.thumbnailPath),
+                    .nullable(asset.movie?.thumbnailPath), .nullable(asset.raw?.path),
+                    asset.raw.map { .integer(Int64($0.byteCount)) } ?? .null, .nullable(asset.raw?.sha256),
                 ])
         }
     }
@@ -164,15 +182,21 @@ final class Catalog {
         try connection.query("SELECT * FROM assets WHERE path = ?", [.text(path)], row: Self.asset).first
     }
 
-    /// Whether a row names the relative `path` as its file or as its movie's thumbnail.
+    /// Whether a row names the relative `path` as its file, its movie's thumbnail or its DNG.
     func references(path: String) throws(SQLiteError) -> Bool {
-        try connection.query("SELECT EXISTS (SELECT 1 FROM assets WHERE path = ?1 OR thumbnail_path = ?1)",
+        try connection.query("SELECT EXISTS (SELECT 1 FROM assets WHERE path = ?1 OR thumbnail_path = ?1 OR raw_path = ?1)",
                              [.text(path)]) { $0.integer(0) }.first.flatMap { $0 } == 1
     }
 
     /// Gives the movie `id` the thumbnail at the relative `path`.
     func setThumbnail(_ path: String, movieID id: String) throws(SQLiteError) {
         try connection.run("UPDATE assets SET thumbnail_path = ? WHERE id = ? AND kind = 'movie'", [.text(path), .text(id)])
+    }
+
+    /// Gives the photo `id` the DNG `raw`, making it a RAW + JPEG pair.
+    func setRaw(_ raw: Asset.Raw, photoID id: String) throws(SQLiteError) {
+        try connection.run("UPDATE assets SET raw_path = ?, raw_byte_count = ?, raw_sha256 = ? WHERE id = ? AND kind = 'photo'",
+                           [.text(raw.path), .integer(Int64(raw.byteCount)), .text(raw.sha256), .text(id)])
     }
 
     /// Records what `repair` found of an asset's file.
@@ -197,7 +221,13 @@ final class Catalog {
                      width: Int(row.integer(4) ?? 0), height: Int(row.integer(5) ?? 0),
                      byteCount: Int(row.integer(6) ?? 0), exposure: exposure,
                      meteringStatistics: row.text(11), sha256: row.text(12) ?? "", state: state,
-                     movie: kind == .movie ? try movie(row, id: id) : nil)
+                     movie: kind == .movie ? try movie(row, id: id) : nil, raw: raw(row))
+    }
+
+    /// The DNG columns of the current row, nil unless all three are there.
+    private static func raw(_ row: SQLiteStatement) -> Asset.Raw? {
+        guard let path = row.text(21), let byteCount = row.integer(22), let sha256 = row.text(23) else { return nil }
+        return Asset.Raw(path: path, byteCount: Int(byteCount), sha256: sha256)
     }
 
     /// The movie columns of the current row, which belongs to the movie `id`.

@@ -15,6 +15,8 @@ struct LibraryLayout: Sendable {
     /// The suffix of a take being recorded, as CameraMovie's recorder writes it beside the final name.
     static let partialSuffix = ".partial"
     static let thumbnailSuffix = ".thumb.jpg"
+    /// A RAW + JPEG pair's DNG: `ID.dng` beside `ID.jpg`.
+    static let rawExtension = "dng"
 
     let timeZone: TimeZone
 
@@ -54,6 +56,9 @@ struct LibraryLayout: Sendable {
 
     /// Whether `name` is a movie's thumbnail.
     static func isThumbnail(_ name: String) -> Bool { name.hasSuffix(thumbnailSuffix) }
+
+    /// Whether `name` is a RAW + JPEG pair's DNG, by its extension.
+    static func isRaw(_ name: String) -> Bool { name.hasSuffix(".\(rawExtension)") }
 
     /// Whether the file at `path` is a movie, by its extension.
     static func isMovie(_ path: String) -> Bool { path.hasSuffix(".\(movieExtension)") }

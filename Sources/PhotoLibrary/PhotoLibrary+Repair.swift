@@ -13,6 +13,8 @@ extension PhotoLibrary {
     ///   a validator both are left as they are, in `unrepaired`;
     /// - an orphan thumbnail is given to the catalogued movie beside it when that has none, else
     ///   moved to `Unrecognised/` (it waits while its movie is there but not yet catalogued);
+    /// - an orphan DNG is given, likewise, to the catalogued photo beside it (`ID.jpg`), making
+    ///   them a RAW + JPEG pair again, else moved to `Unrecognised/`;
     /// - a temporary file of an interrupted write is removed (its bytes never reached a final name);
     /// - a row whose file is gone is marked `missing`, one whose bytes changed `damaged`, and one
     ///   marked so earlier whose intact file is back `ok`. Rows are never deleted, so the catalogue
@@ -32,8 +34,9 @@ extension PhotoLibrary {
         var actions: [RepairReport.Action] = []
         var unrepaired: [VerificationReport.Issue] = []
         let issues = try verify().issues
-        // Thumbnails last, so that one finds the movie a recovery has just catalogued.
-        for issue in issues.filter({ $0.kind != .orphanThumbnail }) + issues.filter({ $0.kind == .orphanThumbnail }) {
+        // Thumbnails and DNGs last, so that one finds the movie or photo a repair has just catalogued.
+        let companions: Set<VerificationReport.IssueKind> = [.orphanThumbnail, .orphanRawFile]
+        for issue in issues.filter({ !companions.contains($0.kind) }) + issues.filter({ companions.contains($0.kind) }) {
             let action: RepairReport.Action? = switch issue.kind {
             case .missingFile: try mark(issue, .missing, as: .markedMissing)
             case .hashMismatch: try mark(issue, .damaged, as: .markedDamaged)
@@ -43,6 +46,7 @@ extension PhotoLibrary {
             case .incompleteFile: try removeIncomplete(issue.path)
             case .unfinishedRecording: try recoverRecording(issue.path, validateMovie: validateMovie)
             case .orphanThumbnail: try adoptThumbnail(issue.path)
+            case .orphanRawFile: try adoptRaw(issue.path)
             case .unreadableFile: nil
             }
             if let action { actions.append(action) } else { unrepaired.append(issue) }
@@ -87,6 +91,29 @@ extension PhotoLibrary {
             }
             return RepairReport.Action(kind: .catalogued, path: path, assetID: asset.id,
                                        detail: "a \(jpeg.width)×\(jpeg.height) JPEG of \(bytes.count) bytes")
+        }
+    }
+
+    /// Gives the orphan DNG at `path` to the catalogued photo beside it (`ID.jpg`) when that has
+    /// none, else quarantines it; nil when a writer took it over, it cannot be read, or its photo is
+    /// there but not catalogued yet.
+    private func adoptRaw(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action? {
+        guard case .abandoned(let lock) = try ownership(of: path) else { return nil }
+        return try withExtendedLifetime(lock) { () throws(PhotoLibraryError) -> RepairReport.Action? in
+            let photoPath = String(path.dropLast(LibraryLayout.rawExtension.count)) + "jpg"
+            let photo = try withCatalog { catalog throws(SQLiteError) in try catalog.asset(path: photoPath) }
+            if let photo, photo.kind == .photo, photo.raw == nil {
+                guard let digest = try? FileOperations.digest(ofFileAt: absolutePath(path)) else { return nil }
+                let raw = Asset.Raw(path: path, byteCount: digest.byteCount, sha256: digest.sha256)
+                try withCatalog { catalog throws(SQLiteError) in try catalog.setRaw(raw, photoID: photo.id) }
+                return RepairReport.Action(kind: .attachedRaw, path: path, assetID: photo.id,
+                                           detail: "given to the photo \(photoPath), which had no DNG")
+            }
+            let waitingPhoto = try PhotoLibraryError.catching { () throws(SystemCallError) in
+                try FileOperations.entryKind(absolutePath(photoPath)) != nil
+            }
+            guard photo != nil || !waitingPhoto else { return nil }
+            return try moveAside(path, into: LibraryLayout.unrecognizedFolder, because: "a DNG without its photo", as: .quarantined)
         }
     }
 

@@ -2,7 +2,7 @@ import CameraSystem
 
 /// The files found in a library's dated folders, as paths relative to the library.
 struct DatedFolderScan {
-    /// Complete photo and movie files (not hidden).
+    /// Complete photo and movie files (not hidden; not a pair's DNG).
     var files: [String] = []
     /// Temporary files of writes in progress or interrupted.
     var temporaries: [String] = []
@@ -10,6 +10,8 @@ struct DatedFolderScan {
     var partialRecordings: [String] = []
     /// Movie thumbnails (`ID.thumb.jpg`).
     var thumbnails: [String] = []
+    /// RAW + JPEG pairs' DNGs (`ID.dng`).
+    var raws: [String] = []
 
     /// Files the regular file `name` in the relative `folder` under its role; other hidden files are ignored.
     mutating func add(_ name: String, in folder: String) {
@@ -22,6 +24,8 @@ struct DatedFolderScan {
             partialRecordings.append(path)
         } else if LibraryLayout.isThumbnail(name) {
             thumbnails.append(path)
+        } else if LibraryLayout.isRaw(name) {
+            raws.append(path)
         } else {
             files.append(path)
         }

@@ -11,20 +11,22 @@ extension PhotoLibrary {
         var issues: [VerificationReport.Issue] = []
         var recordedProblems: [VerificationReport.Issue] = []
         for asset in assets {
-            let (observed, issue) = inspect(asset)
+            let (observed, found) = inspect(asset)
             if observed != asset.state {
-                issues.append(issue)
+                issues += found
             } else if observed != .ok {
-                recordedProblems.append(issue)
+                recordedProblems += found
             }
         }
         var inProgress = 0
         let cataloguedPaths = Set(assets.map(\.path))
         let thumbnailPaths = Set(assets.compactMap(\.movie?.thumbnailPath))
+        let rawPaths = Set(assets.compactMap(\.raw?.path))
         let candidates = scan.files.filter { !cataloguedPaths.contains($0) }
             .map { ($0, VerificationReport.IssueKind.orphanFile) } + scan.temporaries.map { ($0, .incompleteFile) }
             + scan.partialRecordings.map { ($0, .unfinishedRecording) }
             + scan.thumbnails.filter { !thumbnailPaths.contains($0) }.map { ($0, .orphanThumbnail) }
+            + scan.raws.filter { !rawPaths.contains($0) }.map { ($0, .orphanRawFile) }
         for (path, kind) in candidates {
             switch try ownership(of: path) {
             // A take's room to catalogue it is held beside its partial file, which counts for both.
@@ -46,25 +48,43 @@ extension PhotoLibrary {
         case .incompleteFile: "a temporary file left by an interrupted write"
         case .unfinishedRecording: "an unfinished recording: a take that was never saved"
         case .orphanThumbnail: "a thumbnail that no catalogued movie names"
+        case .orphanRawFile: "a DNG that no catalogued photo names as its raw file"
         default: "a file without a catalogue row"
         }
     }
 
-    /// The state `asset`'s file is in now (nil when it cannot be read), and the issue to report
-    /// when that is not its recorded state.
-    private func inspect(_ asset: Asset) -> (Asset.State?, VerificationReport.Issue) {
-        let path = absolutePath(asset.path)
+    /// The state `asset`'s files are in now (nil when one cannot be read) and the issues to report
+    /// when that is not its recorded state. A RAW + JPEG pair is in the worse of its two files'
+    /// states (missing before damaged) and reports each file that is not intact, by its path, the
+    /// one whose state the pair takes last (so that `repair` records that state).
+    private func inspect(_ asset: Asset) -> (Asset.State?, [VerificationReport.Issue]) {
+        let primary = inspect(asset.path, sha256: asset.sha256, byteCount: asset.byteCount, of: asset.id)
+        guard let raw = asset.raw else { return (primary.state, [primary.issue]) }
+        let files = [primary, inspect(raw.path, sha256: raw.sha256, byteCount: raw.byteCount, of: asset.id)]
+        let states = files.map(\.state)
+        let state: Asset.State? = states.contains(nil) ? nil
+            : states.contains(.missing) ? .missing : states.contains(.damaged) ? .damaged : .ok
+        guard state != .ok else { return (.ok, [primary.issue]) }
+        let failing = files.filter { $0.state != .ok }
+        return (state, failing.filter { $0.state != state }.map(\.issue) + failing.filter { $0.state == state }.map(\.issue))
+    }
+
+    /// The state of the file at the relative `path`, catalogued for asset `id` with `sha256` and
+    /// `byteCount` (nil when it cannot be read), and the issue to report when that is not the
+    /// asset's recorded state.
+    private func inspect(_ path: String, sha256: String, byteCount: Int,
+                         of id: String) -> (state: Asset.State?, issue: VerificationReport.Issue) {
         func issue(_ kind: VerificationReport.IssueKind, _ detail: String) -> VerificationReport.Issue {
-            VerificationReport.Issue(kind: kind, path: asset.path, assetID: asset.id, detail: detail)
+            VerificationReport.Issue(kind: kind, path: path, assetID: id, detail: detail)
         }
         do {
-            guard try FileOperations.entryKind(path) != nil else {
+            guard try FileOperations.entryKind(absolutePath(path)) != nil else {
                 return (.missing, issue(.missingFile, "the catalogued file is not there"))
             }
-            let digest = try FileOperations.digest(ofFileAt: path)
-            guard digest.sha256 == asset.sha256 else {
+            let digest = try FileOperations.digest(ofFileAt: absolutePath(path))
+            guard digest.sha256 == sha256 else {
                 return (.damaged, issue(.hashMismatch, "SHA-256 \(digest.sha256) (\(digest.byteCount) bytes), "
-                    + "catalogued \(asset.sha256) (\(asset.byteCount) bytes)"))
+                    + "catalogued \(sha256) (\(byteCount) bytes)"))
             }
             return (.ok, issue(.restoredFile, "the file is back with its catalogued SHA-256"))
         } catch {

@@ -9,7 +9,8 @@ public struct RepairReport: Sendable, Hashable, Codable {
         /// An orphan JPEG got a catalogue row (dimensions from its frame header, hash computed,
         /// exposure unknown), or an orphan movie that plays got one as recovered.
         case catalogued
-        /// An orphan that is not a complete JPEG, or a thumbnail without its movie, was moved to
+        /// An orphan that is not a complete JPEG, a thumbnail without its movie, or a DNG without its
+        /// photo, was moved to
         /// `Unrecognised/` with the same relative path, out of the dated folders but not deleted.
         case quarantined
         /// An unfinished recording that plays was renamed to its final name and catalogued as
@@ -20,6 +21,9 @@ public struct RepairReport: Sendable, Hashable, Codable {
         case setAsideRecording
         /// An orphan thumbnail was given to the catalogued movie beside it, which had none.
         case attachedThumbnail
+        /// An orphan DNG was given to the catalogued photo beside it (`ID.jpg`), which had none:
+        /// the two are a RAW + JPEG pair again.
+        case attachedRaw
         /// A temporary file of an interrupted write was removed.
         case removedIncomplete
         /// An asset whose file is gone was marked `missing` (its row is kept as a record).

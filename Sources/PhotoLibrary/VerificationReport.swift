@@ -24,6 +24,8 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         case unfinishedRecording
         /// A movie thumbnail (`ID.thumb.jpg`) that no catalogued movie names.
         case orphanThumbnail
+        /// A DNG (`ID.dng`) that no catalogued photo names as the raw file of its RAW + JPEG pair.
+        case orphanRawFile
     }
 
     /// The library directory that was checked.
@@ -31,7 +33,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     /// Catalogue rows checked.
     public let assetCount: Int
     /// Complete photo and movie files found in the dated folders (not temporary files, unfinished
-    /// recordings or thumbnails).
+    /// recordings, thumbnails or the DNGs of RAW + JPEG pairs).
     public let fileCount: Int
     /// Disagreements that `repair()` acts on; empty for a consistent library.
     public let issues: [Issue]

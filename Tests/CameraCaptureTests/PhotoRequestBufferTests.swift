@@ -19,7 +19,7 @@ struct PhotoRequestBufferTests {
                                           sequenceNumber: sequence, metadata: metadata),
                              statistics: try FrameAnalyzer().analyze(buffer), threeA: status,
                              frameDuration: MediaTime(value: 1, timescale: 30), connection: CaptureConnection(),
-                             streamIndex: 0, flash: flash, bracket: nil)
+                             streamIndex: 0, flash: flash, bracket: nil, raw: nil)
     }
 
     /// In a burst of flash photos the requests beyond `maximumInFlight` wait their turn; each

@@ -42,6 +42,12 @@ struct PhotoOptionsTests {
         #expect(settings.metering == .spot(NormalizedPoint(x: 0.2, y: 0.7), radius: MeteringMode.defaultSpotRadius))
     }
 
+    @Test("--raw makes every request a RAW + JPEG pair; without it, a JPEG")
+    func raw() throws {
+        #expect(try Self.options(["--raw"]).photoSettings().raw)
+        #expect(try !Self.options([]).photoSettings().raw)
+    }
+
     @Test("--bracket reaches every request's settings as its EV offsets")
     func bracket() throws {
         #expect(try Self.options(["--bracket", "-2,0,2"]).photoSettings().bracket == [-2, 0, 2])

@@ -66,9 +66,9 @@ import Testing
             let asset = try library.add([0xFF, 0xD8, 0xFF, 0xD9], createdAt: Self.created, width: 8, height: 6)
             let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(asset)) as? [String: Any]
             #expect(json.map { Set($0.keys) } == ["id", "kind", "path", "createdAt", "width", "height", "byteCount",
-                                                  "exposure", "meteringStatistics", "sha256", "state", "movie"])
+                                                  "exposure", "meteringStatistics", "sha256", "state", "movie", "raw"])
             #expect(json?["createdAt"] as? String == "2025-06-01T12:34:56.789Z")
-            #expect(json?["exposure"] is NSNull && json?["movie"] is NSNull)
+            #expect(json?["exposure"] is NSNull && json?["movie"] is NSNull && json?["raw"] is NSNull)
             #expect(json?["state"] as? String == "ok")
             #expect(try JSONDecoder().decode(Asset.self, from: JSONEncoder().encode(asset)) == asset)
         }

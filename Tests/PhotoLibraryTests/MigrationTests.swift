@@ -59,9 +59,9 @@ import Testing
             let before = try run("/usr/bin/sqlite3", [catalog, "SELECT * FROM assets ORDER BY id"])
 
             let library = try PhotoLibrary(opening: directory, timeZone: .gmt)
-            #expect(try run("/usr/bin/sqlite3", [catalog, "PRAGMA user_version"]) == "2\n")
+            #expect(try run("/usr/bin/sqlite3", [catalog, "PRAGMA user_version"]) == "3\n")
             let columns = try run("/usr/bin/sqlite3", [catalog, "SELECT group_concat(name, ',') FROM pragma_table_info('assets')"])
-            #expect(columns.hasSuffix(",state,duration,frame_count,video_codec,audio_codec,stop_reason,recovered,thumbnail_path\n"))
+            #expect(columns.hasSuffix(",state,duration,frame_count,video_codec,audio_codec,stop_reason,recovered,thumbnail_path,raw_path,raw_byte_count,raw_sha256\n"))
             let after = try run("/usr/bin/sqlite3", [catalog, "SELECT id, kind, path, created_at, width, height, byte_count, "
                 + "exposure_time, iso, ev_bias, metering_mode, metering_statistics, sha256, state FROM assets ORDER BY id"])
             #expect(after == before)
@@ -93,7 +93,7 @@ import Testing
             try run("/usr/bin/sqlite3", [catalog, "PRAGMA user_version = 7"])
             let error = #expect(throws: PhotoLibraryError.self) { try PhotoLibrary(opening: directory, timeZone: .gmt) }
             #expect(error?.kind == .catalog)
-            #expect(error?.description.contains("schema version 7 is newer than this CameraSun's 2") == true,
+            #expect(error?.description.contains("schema version 7 is newer than this CameraSun's 3") == true,
                     "\(String(describing: error))")
             #expect(try run("/usr/bin/sqlite3", [catalog, "SELECT count(*) FROM pragma_table_info('assets')"]) == "14\n")
         }

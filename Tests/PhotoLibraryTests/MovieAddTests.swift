@@ -107,7 +107,7 @@ import Testing
                                              stopReason: "stopped", thumbnail: TakeDouble.thumbnail)
             let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(movie)) as? [String: Any])
             #expect(Set(json.keys) == ["id", "kind", "path", "createdAt", "width", "height", "byteCount", "exposure",
-                                       "meteringStatistics", "sha256", "state", "movie"])
+                                       "meteringStatistics", "sha256", "state", "movie", "raw"])
             #expect(json["kind"] as? String == "movie" && json["exposure"] is NSNull)
             let fields = try #require(json["movie"] as? [String: Any])
             #expect(Set(fields.keys) == ["duration", "frames", "video", "audio", "stopReason", "recovered", "thumbnailPath"])

@@ -11,6 +11,11 @@ public enum BracketRenderer {
         public let description: String
     }
 
+    /// The index of the reference frame among a bracket's non-empty `offsets`: the offset nearest 0 EV.
+    public static func referenceIndex(of offsets: [Double]) -> Int {
+        offsets.indices.min { abs(offsets[$0]) < abs(offsets[$1]) }!
+    }
+
     /// The picture of `frames`, taken at `offsets` EV from the exposure that `gain` renders, in
     /// `format`; its metadata is the reference frame's, without the raw calibration.
     public static func render(_ frames: [Frame], offsets: [Double], gain: RenderGain, toneMapping: ToneMapping,
@@ -18,7 +23,7 @@ public enum BracketRenderer {
         guard frames.count == offsets.count, !frames.isEmpty else {
             throw Failure(description: "\(frames.count) frames for \(offsets.count) offsets — give one frame per offset")
         }
-        let reference = offsets.indices.min { abs(offsets[$0]) < abs(offsets[$1]) }!
+        let reference = referenceIndex(of: offsets)
         do {
             let bracket = try frames.map { (frame) throws -> BracketFrame in
                 guard let bracketFrame = try BracketFrame(frame) else {

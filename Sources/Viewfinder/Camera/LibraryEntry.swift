@@ -30,6 +30,8 @@ struct LibraryEntry: Encodable, Sendable {
     let stopReason: String?
     let recovered: Bool?
     let thumbnailUrl: String?
+    /// The DNG's size in bytes for a RAW + JPEG pair (its JPEG is the `url`); absent otherwise.
+    let rawByteCount: Int?
     /// ok, missing or damaged, as the catalogue last found the file.
     let state: String
 
@@ -53,6 +55,7 @@ struct LibraryEntry: Encodable, Sendable {
         stopReason = movie?.stopReason
         recovered = movie?.recovered
         thumbnailUrl = movie?.thumbnailPath.map { _ in "/library/\(asset.id)/thumbnail" }
+        rawByteCount = asset.raw?.byteCount
         state = asset.state.rawValue
     }
 }

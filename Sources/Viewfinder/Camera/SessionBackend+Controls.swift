@@ -129,6 +129,21 @@ extension SessionBackend {
         try device.configure { $0.toneMapping = command.on ? .local : .global }
     }
 
+    public func setRaw(_ command: RawCommand) async throws {
+        if command.on, let reason = rawUnavailable {
+            throw HTTPError.conflict(reason)
+        }
+        rawPhotos.withLock { $0 = command.on }
+    }
+
+    /// Why the main camera's photos cannot be RAW + JPEG pairs (its format is not raw), or nil.
+    var rawUnavailable: String? {
+        let format = device.activeFormat.pixelFormat
+        if case .bayer16 = format { return nil }
+        return "RAW needs the camera's raw frames, and this camera's format \(format.name) is not raw — "
+            + "choose a raw (bayer16) format, or take JPEG photos"
+    }
+
     /// The preview image's size (before rotation): the newest frame's, else the device's format
     /// (the same aspect ratio, which is all the geometry needs).
     private var previewSize: PixelSize {

@@ -24,6 +24,8 @@ public final class SessionBackend: ViewfinderBackend {
     let formatFallback: String?
     /// Where photos are taken (their EXIF GPS), or nil.
     let location: GPSLocation?
+    /// Whether the shutter's photos are RAW + JPEG pairs (`/api/raw`).
+    let rawPhotos = Locked(false)
     /// Each camera's interruption now (by `uniqueID`), followed from the session's events (`record`).
     private let interruptions = Locked<[String: InterruptionReason]>([:])
 
@@ -56,7 +58,8 @@ public final class SessionBackend: ViewfinderBackend {
         let interruption = interruption, recording = recorder.map { RecordingState($0.output.status) }, live = cameras.live?.status
         return pipeline.monitor.latest.map {
             ViewfinderState($0, device: device, camera: cameras.state, interruption: interruption, formatFallback: formatFallback,
-                            recording: recording, live: live)
+                            recording: recording, live: live,
+                            raw: ViewfinderState.Raw(on: rawPhotos.withLock { $0 }, unavailable: rawUnavailable))
         }
     }
 
@@ -100,14 +103,15 @@ public final class SessionBackend: ViewfinderBackend {
     /// library refuses is kept in the rescue folder, and the answer says where.
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
         let saver = PhotoSaver(photos: cameras.main.photos, library: library)
-        switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location)) {
+        let raw = command.raw ?? rawPhotos.withLock { $0 }
+        switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location, raw: raw)) {
         case .saved(let saved):
             return try Self.encoder.encode(LibraryEntry(saved.asset))
         case .notTaken(let error):
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
         case .notSaved(let error, let rescue):
             let kept = switch rescue {
-            case .success(let path): "its JPEG was kept at \(path)"
+            case .success(let paths): "it was kept at \(paths.joined(separator: " and "))"
             case .failure(let failure): "and it could not be kept: \(failure)"
             }
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was taken but the library did not store it (\(error)); \(kept)")

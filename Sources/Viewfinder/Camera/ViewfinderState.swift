@@ -5,7 +5,7 @@ import CameraMetering
 import Foundation
 
 /// The `/state` object (CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
-/// `adviceZh`, `zoom` and `zoomRange`): the newest preview picture's analysis and exposure, where
+/// `adviceZh`, `zoom` and `zoomRange`, and `raw`, the RAW toggle of `POST /api/raw`): the newest preview picture's analysis and exposure, where
 /// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
 /// that a control's answer already shows its effect — and what the user should know of: the
 /// exposure watchdog, an interruption of the camera, a format other than the one asked for — and
@@ -27,6 +27,8 @@ public struct ViewfinderState: Sendable, Encodable {
     public let renderGainEV: Double
     /// Whether local tone mapping is on (`/api/hdr`).
     public let hdr: Bool
+    /// The RAW toggle (`/api/raw`).
+    public let raw: Raw
     /// What the exposure is set for, normalised (the tap's spot or the subject found), or null.
     public let subjectRegion: NormalizedRect?
     public let iso: Double
@@ -97,6 +99,23 @@ public struct ViewfinderState: Sendable, Encodable {
         }
     }
 
+    /// `raw`: whether the shutter's photos are RAW + JPEG pairs (`on`), and why they cannot be
+    /// (`unavailable`: the camera's format is not raw), null when they can.
+    public struct Raw: Sendable, Encodable, Equatable {
+        public let on: Bool
+        public let unavailable: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(on, forKey: .on)
+            try container.encode(unavailable, forKey: .unavailable)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case on, unavailable
+        }
+    }
+
     /// Whether exposure, focus and white balance are locked.
     public struct Locks: Sendable, Encodable, Equatable {
         public let ae: Bool
@@ -106,9 +125,9 @@ public struct ViewfinderState: Sendable, Encodable {
 
     /// The state shown for `reading` on `device` (the main `camera`), while the session is
     /// interrupted for `interruption` (or not), with the format chosen for `formatFallback`, while
-    /// `recording` and `live`.
+    /// `recording` and `live`, with the RAW toggle `raw`.
     init(_ reading: FrameMonitor.Reading, device: any CaptureDevice, camera: Camera, interruption: InterruptionReason?,
-         formatFallback: String?, recording: RecordingState?, live: LiveStreamOutput.Status?) {
+         formatFallback: String?, recording: RecordingState?, live: LiveStreamOutput.Status?, raw: Raw) {
         // What the viewer sees is measured on the picture; the scene's light sources on the sensor's frame.
         let frame = reading.frame, statistics = frame.pictureStatistics, metadata = frame.metadata, threeA = frame.threeA
         let settings = device.settings, capabilities = device.capabilities
@@ -123,6 +142,7 @@ public struct ViewfinderState: Sendable, Encodable {
         sensorExposureTime = exposureTime
         renderGainEV = threeA.renderGain.ev
         hdr = settings.toneMapping == .local
+        self.raw = raw
         subjectRegion = threeA.subjectRegion
         iso = metadata.iso
         gain = metadata.analogueGain
@@ -160,7 +180,7 @@ public struct ViewfinderState: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case frame, brightness, linearMean, evBias, evRange, exposureTime, sensorExposureTime, renderGainEV, hdr, subjectRegion
+        case frame, brightness, linearMean, evBias, evRange, exposureTime, sensorExposureTime, renderGainEV, hdr, raw, subjectRegion
         case iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
         case device, format, camera, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
@@ -180,6 +200,7 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(sensorExposureTime, forKey: .sensorExposureTime)
         try container.encode(renderGainEV, forKey: .renderGainEV)
         try container.encode(hdr, forKey: .hdr)
+        try container.encode(raw, forKey: .raw)
         try container.encode(subjectRegion, forKey: .subjectRegion)
         try container.encode(iso, forKey: .iso)
         try container.encode(gain, forKey: .gain)

@@ -177,6 +177,10 @@ extension ViewfinderPage {
             $('torchToggle').hidden = typeof s.torch !== 'number';
             $('torchToggle').setAttribute('aria-pressed', String(s.torch > 0));
             $('hdrToggle').setAttribute('aria-pressed', String(s.hdr !== false));
+            const raw = s.raw || {on: false, unavailable: null};
+            $('rawToggle').setAttribute('aria-pressed', String(raw.on === true));
+            $('rawToggle').disabled = typeof raw.unavailable === 'string';
+            if (raw.unavailable) $('rawToggle').title = raw.unavailable; else $('rawToggle').removeAttribute('title');
             $('cameraSwitch').hidden = !(s.camera && s.camera.pip);
           }
 
@@ -402,6 +406,7 @@ extension ViewfinderPage {
           });
           $('torchToggle').addEventListener('click', () => control('/api/torch', {on: !(state.torch > 0)}));
           $('hdrToggle').addEventListener('click', () => control('/api/hdr', {on: state.hdr === false}));
+          $('rawToggle').addEventListener('click', () => control('/api/raw', {on: !(state.raw && state.raw.on)}));
           $('cameraSwitch').addEventListener('click', () => control('/api/camera', {position: state.camera.pip}));
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));

@@ -60,6 +60,8 @@ extension ViewfinderPage {
         "wbCustom": Phrase(en: "WB: custom", zh: "白平衡：自定义"),
         "torch": Phrase(en: "Torch", zh: "手电筒"),
         "hdr": Phrase(en: "HDR", zh: "HDR"),
+        "raw": Phrase(en: "RAW", zh: "RAW"),
+        "rawLabel": Phrase(en: "RAW + JPEG: keep each photo's raw frame as a DNG too", zh: "RAW + JPEG：同时将每张照片的原始帧保存为 DNG"),
         "hdrLabel": Phrase(en: "Local tone mapping (HDR)", zh: "局部色调映射（HDR）"),
         "camera": Phrase(en: "Flip", zh: "翻转"),
         "cameraLabel": Phrase(en: "Switch between the back and front cameras", zh: "切换前后摄像头"),

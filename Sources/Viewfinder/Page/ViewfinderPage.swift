@@ -21,7 +21,8 @@ import Foundation
 ///
 /// The anti-flicker and white-balance menus and the torch button (shown on cameras with one) use
 /// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
-/// button turns local tone mapping on and off (`/api/hdr`), and a dashed outline shows what the
+/// button turns local tone mapping on and off (`/api/hdr`), the RAW button beside the shutter makes
+/// photos RAW + JPEG pairs (`/api/raw`; disabled, saying why, when `/state`'s `raw.unavailable`), and a dashed outline shows what the
 /// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; with two
 /// cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
 /// shows `/state`'s `interruption` and `watchdog`. A photo/video switch swaps the shutter for the
@@ -136,6 +137,7 @@ public enum ViewfinderPage {
             <button type="button" class="chip" data-capture="video" aria-pressed="false" data-i18n="videoMode"></button>
           </div>
           <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
+          <button id="rawToggle" type="button" class="chip" aria-pressed="false" data-i18n="raw" data-i18n-label="rawLabel"></button>
           <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
           <button id="record" type="button" aria-pressed="false" data-i18n-label="record" hidden><span></span></button>
           <output id="recordStatus" hidden></output>

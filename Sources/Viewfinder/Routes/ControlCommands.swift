@@ -141,17 +141,22 @@ public struct MeteringCommand: Equatable, Sendable, Decodable {
 /// `POST /api/photo`: `{}` or `{"flash":"off"|"on"|"auto"}`; an empty body is flash off.
 public struct PhotoCommand: Equatable, Sendable, Decodable {
     public var flash: PhotoSettings.FlashMode
+    /// A RAW + JPEG pair (true) or a JPEG (false); nil follows the RAW toggle (`/api/raw`).
+    public var raw: Bool?
 
     private enum CodingKeys: String, CodingKey {
-        case flash
+        case flash, raw
     }
 
-    public init(flash: PhotoSettings.FlashMode = .off) {
+    public init(flash: PhotoSettings.FlashMode = .off, raw: Bool? = nil) {
         self.flash = flash
+        self.raw = raw
     }
 
     public init(from decoder: any Decoder) throws {
-        flash = try decoder.container(keyedBy: CodingKeys.self).decodeChoiceIfPresent(PhotoSettings.FlashMode.self, forKey: .flash) ?? .off
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        flash = try container.decodeChoiceIfPresent(PhotoSettings.FlashMode.self, forKey: .flash) ?? .off
+        raw = try container.decodeIfPresent(Bool.self, forKey: .raw)
     }
 }
 

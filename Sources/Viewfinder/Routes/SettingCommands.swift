@@ -110,6 +110,15 @@ public struct TorchCommand: Equatable, Sendable, Decodable {
     }
 }
 
+/// `POST /api/raw`: `{"on":bool}`, whether the shutter's photos are RAW + JPEG pairs.
+public struct RawCommand: Equatable, Sendable, Decodable {
+    public var on: Bool
+
+    public init(on: Bool) {
+        self.on = on
+    }
+}
+
 /// `POST /api/hdr`: `{"on":bool}`, local tone mapping (on) or the plain global curve (off).
 public struct HDRCommand: Equatable, Sendable, Decodable {
     public var on: Bool

@@ -23,6 +23,9 @@ public protocol ViewfinderBackend: Sendable {
     func setTorch(_ command: TorchCommand) async throws
     /// Turns local tone mapping on or off.
     func setHDR(_ command: HDRCommand) async throws
+    /// Makes the shutter's photos RAW + JPEG pairs, or JPEGs only; on is refused (409) when the
+    /// main camera's format is not raw.
+    func setRaw(_ command: RawCommand) async throws
     /// Makes the camera facing the command's position the main one (the preview's, the photos'
     /// and the takes'); no such camera is a 400, a take recording a 409.
     func switchCamera(_ command: CameraCommand) async throws

@@ -56,6 +56,7 @@ public struct ViewfinderRoutes: Sendable {
         router.addControl("/api/focus", on: backend) { try await $0.setFocus($1) }
         router.addControl("/api/torch", on: backend) { try await $0.setTorch($1) }
         router.addControl("/api/hdr", on: backend) { try await $0.setHDR($1) }
+        router.addControl("/api/raw", on: backend) { try await $0.setRaw($1) }
         router.addControl("/api/camera", on: backend) { try await $0.switchCamera($1) }
         router.add(.post, "/api/photo") { request in
             // A bare POST (the API's first form) is a photo without flash.
