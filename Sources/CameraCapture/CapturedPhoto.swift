@@ -27,4 +27,7 @@ public struct CapturedPhoto: Sendable {
     public let flash: PhotoFlash
     /// Wall-clock time of the shutter moment (EXIF DateTimeOriginal).
     public let captureDate: Date
+    /// Each frame of a bracket as a photo of its own, in the order of the offsets, when the
+    /// settings asked to keep them.
+    public internal(set) var bracketFrames: [CapturedPhoto] = []
 }

@@ -13,6 +13,16 @@ extension PhotoOutput {
         return try await stream.capture(offsets, for: self, within: frameWait * (BracketSequence.framesPerExposure * offsets.count))
     }
 
+    /// The bracket's frame `raw` as a picture of its own, at its own exposure (`BracketRenderer`).
+    static func picture(of raw: Frame, in bracket: BracketCapture) throws(PhotoCaptureError) -> CapturedFrame {
+        do {
+            return bracket.frame.replacingPicture(try BracketRenderer.render(frame: raw, gain: bracket.renderGain,
+                                                                             toneMapping: bracket.toneMapping, format: bracket.frame.buffer.format))
+        } catch {
+            throw .processingFailed(error.description)
+        }
+    }
+
     /// The bracket made into the photo's frame (`BracketRenderer`).
     static func fused(_ bracket: BracketCapture) throws(PhotoCaptureError) -> CapturedFrame {
         do {

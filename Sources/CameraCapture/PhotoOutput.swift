@@ -150,6 +150,9 @@ public final class PhotoOutput: CaptureOutput {
         if let size = settings.maximumDimensions, size.width < 16 || size.height < 16 {
             throw .unsupported("maximum dimensions \(size) are too small — ask for at least 16x16")
         }
+        if settings.keepsBracketFrames && settings.bracket == nil {
+            throw .unsupported("each bracket frame was asked for, but no bracket — give the bracket's offsets too, or take the photo alone")
+        }
         if let offsets = settings.bracket {
             try PhotoSettings.checkBracket(offsets)
             if settings.flashMode != .off {
@@ -238,22 +241,45 @@ public final class PhotoOutput: CaptureOutput {
         try await withCheckedContinuation { continuation in
             PhotoOutput.encoding.async {
                 continuation.resume(returning: Result { () throws(PhotoCaptureError) in
-                    let photo = try bracket.map { (bracket) throws(PhotoCaptureError) in try PhotoOutput.fused(bracket) } ?? frame
-                    return try self.encode(photo, raw: bracket?.referenceFrame ?? frame.raw, sources: bracket?.frames.map(\.metadata.exposureDuration),
-                                           flash: flash, settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                    guard let bracket else {
+                        return try self.encode(frame, raw: frame.raw, as: .single, flash: flash, settings: settings, captureDate: captureDate,
+                                               sequenceAtRequest: sequenceAtRequest)
+                    }
+                    var photo = try self.encode(PhotoOutput.fused(bracket), raw: bracket.referenceFrame,
+                                                as: .composite(of: bracket.frames.map(\.metadata.exposureDuration)), flash: flash,
+                                                settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                    if settings.keepsBracketFrames {
+                        photo.bracketFrames = try bracket.frames.map { (raw) throws(PhotoCaptureError) in
+                            try self.encode(PhotoOutput.picture(of: raw, in: bracket), raw: raw, as: .bracketFrame, flash: flash,
+                                            settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                        }
+                    }
+                    return photo
                 })
             }
         }.get()
     }
 
-    /// `frame` as a JPEG with its EXIF, and the DNG of `raw` when the settings ask for `raw`;
-    /// `sources` are the exposure times of a composite's frames.
-    private func encode(_ frame: CapturedFrame, raw: Frame?, sources: [MediaTime]?, flash: PhotoFlash, settings: PhotoSettings,
+    /// What a photo's picture is made of, as its EXIF says.
+    private enum Composition {
+        case single
+        /// A bracket merged: the exposure times of its frames.
+        case composite(of: [MediaTime])
+        /// One frame of a bracket, kept on its own.
+        case bracketFrame
+    }
+
+    /// `frame` as a JPEG with its EXIF, and the DNG of `raw` when the settings ask for `raw`.
+    private func encode(_ frame: CapturedFrame, raw: Frame?, as composition: Composition, flash: PhotoFlash, settings: PhotoSettings,
                         captureDate: Date, sequenceAtRequest: UInt64?) throws(PhotoCaptureError) -> CapturedPhoto {
         guard case .jpeg(let quality) = settings.format else { throw .unsupported("only JPEG is available") }
         var exif = PhotoExif.metadata(for: frame, flash: flash, settings: settings, make: make, model: model,
                                       focalLength: focalLength, captureDate: captureDate)
-        if let sources { (exif.exposureMode, exif.compositeSources) = (.bracket, sources) }
+        switch composition {
+        case .single: break
+        case .composite(let sources): (exif.exposureMode, exif.compositeSources) = (.bracket, sources)
+        case .bracketFrame: exif.exposureMode = .bracket
+        }
         let rawData = try settings.raw ? PhotoOutput.dng(of: raw, picture: frame.buffer, exif: exif) : nil
         do {
             let image = try PhotoOutput.fitted(frame.buffer, within: settings.maximumDimensions)

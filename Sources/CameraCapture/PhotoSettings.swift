@@ -54,6 +54,9 @@ public struct PhotoSettings: Sendable, Hashable {
     /// Also keep the photo's raw mosaic as a DNG beside the JPEG: a RAW + JPEG pair, as
     /// AVCapturePhotoSettings(rawPixelFormatType:processedFormat:) asks for. Needs a raw stream.
     public var raw: Bool
+    /// Also keep each frame of the bracket as a photo of its own, rendered at its own exposure
+    /// (and with its DNG when `raw`), as AVCapturePhotoBracketSettings delivers them. Needs `bracket`.
+    public var keepsBracketFrames = false
 
     /// Settings with a fresh unique id.
     public init(format: Format = .jpeg(quality: 90), flashMode: FlashMode = .off, maximumDimensions: PixelSize? = nil,

@@ -31,6 +31,8 @@ public struct PhotoSaver: Sendable {
         /// When it was asked for, and when its file was fsynced and its catalogue row committed.
         public let requested: ContinuousClock.Instant
         public let durable: ContinuousClock.Instant
+        /// A bracket's frames kept on their own (asked for with the photo), each stored after it.
+        public let bracketFrames: [Outcome]
 
         public var shutterToFile: Duration { durable - requested }
     }
@@ -106,20 +108,39 @@ public struct PhotoSaver: Sendable {
         } catch {
             return landing.land(index) { _ in .notTaken(error) }
         }
-        let record = PhotoRecord(photo)
         return await onOwnThread {
-            do throws(PhotoLibraryError) {
-                let asset = try library.add(photo.data, raw: photo.rawData, createdAt: photo.captureDate, width: photo.size.width,
-                                            height: photo.size.height, exposure: record.exposure,
-                                            meteringStatistics: record.meteringStatistics)
-                return landing.land(index) { durable in
-                    .saved(SavedPhoto(asset: asset, exposure: record.exposure, flash: photo.flash,
-                                      requested: requested, durable: durable))
+            switch store(photo) {
+            case .success(let (asset, exposure)):
+                // The photo first, so that nothing else lands before it; then its bracket frames, each kept or rescued.
+                let frames = photo.bracketFrames.enumerated().map { number, frame in
+                    switch store(frame) {
+                    case .success(let (asset, exposure)):
+                        Outcome.saved(SavedPhoto(asset: asset, exposure: exposure, flash: frame.flash, requested: requested,
+                                                 durable: clock(), bracketFrames: []))
+                    case .failure(let error):
+                        Outcome.notSaved(error, rescue: Self.rescue([frame], firstFrame: number + 1))
+                    }
                 }
-            } catch {
-                let rescue = Self.rescue(photo)
+                return landing.land(index) { durable in
+                    .saved(SavedPhoto(asset: asset, exposure: exposure, flash: photo.flash, requested: requested, durable: durable,
+                                      bracketFrames: frames))
+                }
+            case .failure(let error):
+                let rescue = Self.rescue([photo] + photo.bracketFrames)
                 return landing.land(index) { _ in .notSaved(error, rescue: rescue) }
             }
+        }
+    }
+
+    /// Stores `photo` (a RAW + JPEG pair both files) in the library.
+    private func store(_ photo: CapturedPhoto) -> Result<(Asset, Asset.Exposure), PhotoLibraryError> {
+        let record = PhotoRecord(photo)
+        do throws(PhotoLibraryError) {
+            let asset = try library.add(photo.data, raw: photo.rawData, createdAt: photo.captureDate, width: photo.size.width,
+                                        height: photo.size.height, exposure: record.exposure, meteringStatistics: record.meteringStatistics)
+            return .success((asset, record.exposure))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -148,13 +169,19 @@ public struct PhotoSaver: Sendable {
         var outcomes: [Outcome] { landed.withLock { $0 } }
     }
 
-    /// Writes `photo` into the rescue folder under a name no other run uses — its JPEG, and a
-    /// RAW + JPEG pair's DNG beside it under the same name — and returns their paths.
-    private static func rescue(_ photo: CapturedPhoto) -> Result<[String], RescueError> {
+    /// Writes `photos` — a photo and then its bracket frames, or bracket frames from number
+    /// `firstFrame` on — into the rescue folder under names no other run uses: each JPEG, and a
+    /// RAW + JPEG pair's DNG beside it under the same name. Returns their paths.
+    private static func rescue(_ photos: [CapturedPhoto], firstFrame: Int = 0) -> Result<[String], RescueError> {
+        guard let photo = photos.first else { return .success([]) }
         let milliseconds = Int64((photo.captureDate.timeIntervalSince1970 * 1000).rounded())
-        let name = rescueDirectory.appendingPathComponent("photo-\(milliseconds)-\(getpid())-\(photo.settings.uniqueID)")
-        let files = [(name.appendingPathExtension("jpg"), Data(photo.data))]
-            + (photo.rawData.map { [(name.appendingPathExtension("dng"), $0)] } ?? [])
+        let stem = "photo-\(milliseconds)-\(getpid())-\(photo.settings.uniqueID)"
+        let files = photos.enumerated().flatMap { index, photo in
+            let number = firstFrame + index
+            let name = rescueDirectory.appendingPathComponent(number == 0 ? stem : "\(stem)-frame\(number)")
+            return [(name.appendingPathExtension("jpg"), Data(photo.data))]
+                + (photo.rawData.map { [(name.appendingPathExtension("dng"), $0)] } ?? [])
+        }
         var kept: [String] = []
         for (file, bytes) in files {
             do {

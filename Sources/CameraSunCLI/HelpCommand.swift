@@ -87,7 +87,8 @@ enum HelpCommand {
         """,
         "photo": """
         usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
-                               [--flash off|on|auto] [--bracket EV,EV[,…]] [--raw] [--count N] [--library DIR] [--quality Q] [--no-zsl]
+                               [--flash off|on|auto] [--bracket EV,EV[,…] [--bracket-frames]] [--raw] [--count N] [--library DIR]
+                               [--quality Q] [--no-zsl]
                                [--gps LAT,LON[,ALT]] [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
         Checks that the library's disk has room for the whole burst, waits for auto-exposure to
         settle (at most 150 frames, then warns and goes on), then takes --count photos (1…1000,
@@ -104,12 +105,14 @@ enum HelpCommand {
         without a flash refuses on. --bracket -2,0,2 takes a frame at each EV offset (2…5 of them)
         from auto-exposure's exposure, white balance and focus held, and merges them (aligned, what
         moved taken from the frame nearest 0 EV) into one photo with less noise in the shadows, its
-        EXIF a composite of that many frames; it needs the camera's raw frames. --raw saves each
+        EXIF a composite of that many frames; it needs the camera's raw frames. --bracket-frames
+        also keeps each frame as a photo of its own at its own exposure (EXIF auto bracket), listed
+        after the merged one ("photo 1/1 frame 2/3"; bracketFrames in --json). --raw saves each
         photo as a RAW + JPEG pair, one asset in the library: the JPEG and a DNG (ID.dng beside it)
         of the raw frame it was developed from (a bracket's frame nearest 0 EV), with the same
         exposure tags; it needs the camera's raw frames too. --json prints {"assets":[…]}, each with id, path (absolute),
         width, height, exposureTime, iso, evBias, meteringMode, flash, flashFired, flashPower
-        (when it fired, 0…1), rawPath (the DNG, with --raw) and shutterToFileMs (request → fsynced
+        (when it fired, 0…1), rawPath (the DNG, with --raw), bracketFrames (with --bracket-frames) and shutterToFileMs (request → fsynced
         files and catalogue row). A photo the library cannot take is named on stderr with the reason
         and kept (both files of a pair) in $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
         """,

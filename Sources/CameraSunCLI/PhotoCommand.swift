@@ -30,6 +30,8 @@ enum PhotoCommand {
         let flashPower: Double?
         let rawPath: String?
         let shutterToFileMs: Double
+        /// With `--bracket-frames`, each frame of the bracket kept as a photo of its own (those saved).
+        let bracketFrames: [AssetReport]?
     }
 
     struct Report: Encodable {
@@ -80,8 +82,10 @@ enum PhotoCommand {
     private static func checkCapacity(of library: PhotoLibrary, for options: PhotoOptions, size: PixelSize) throws(CLIError) {
         let pixels = Double(size.pixelCount)
         let perPhoto = Int((pixels * PhotoOptions.estimatedBytesPerPixel(quality: options.quality)).rounded(.up))
+        // A bracket's frames kept are pictures of their own.
+        let picturesPerPhoto = 1 + (options.keepsBracketFrames ? options.bracket?.count ?? 0 : 0)
         do {
-            try library.checkCapacity(forBytes: perPhoto * options.count)
+            try library.checkCapacity(forBytes: perPhoto * picturesPerPhoto * options.count)
         } catch {
             throw .runtime("cannot take \(options.count) photo\(options.count == 1 ? "" : "s") of \(size) "
                 + "(about \(perPhoto) bytes each): \(LibraryCommand.describe(error))")
@@ -105,15 +109,23 @@ enum PhotoCommand {
     /// A photo's line as it lands: on stdout when saved (not with `--json`), on stderr when lost.
     private static func report(_ outcome: PhotoSaver.Outcome, number: Int, of count: Int, in library: PhotoLibrary,
                                json: Bool, terminal: Terminal) {
-        let label = "photo \(number)/\(count)"
+        report(outcome, label: "photo \(number)/\(count)", in: library, json: json, terminal: terminal)
+    }
+
+    /// `outcome`'s line under `label`, then its bracket frames' lines.
+    private static func report(_ outcome: PhotoSaver.Outcome, label: String, in library: PhotoLibrary, json: Bool, terminal: Terminal) {
         switch outcome {
         case .saved(let saved):
-            guard !json else { return }
-            let exposure = saved.exposure
-            terminal.print("\(label): \(saved.asset.path)  \(saved.asset.width)x\(saved.asset.height)  "
-                + "\(ShutterSpeed.describe(MediaTime(seconds: exposure.exposureTime, preferredTimescale: 1_000_000)))  "
-                + "ISO \(Int(exposure.iso))  EV \(String(format: "%+.1f", exposure.evBias))  \(exposure.meteringMode)  "
-                + describe(saved.flash) + "\(milliseconds(saved.shutterToFile)) ms")
+            if !json {
+                let exposure = saved.exposure
+                terminal.print("\(label): \(saved.asset.path)  \(saved.asset.width)x\(saved.asset.height)  "
+                    + "\(ShutterSpeed.describe(MediaTime(seconds: exposure.exposureTime, preferredTimescale: 1_000_000)))  "
+                    + "ISO \(Int(exposure.iso))  EV \(String(format: "%+.1f", exposure.evBias))  \(exposure.meteringMode)  "
+                    + describe(saved.flash) + "\(milliseconds(saved.shutterToFile)) ms")
+            }
+            for (index, frame) in saved.bracketFrames.enumerated() {
+                report(frame, label: "\(label) frame \(index + 1)/\(saved.bracketFrames.count)", in: library, json: json, terminal: terminal)
+            }
         case .notTaken(let error):
             terminal.error("camerasun: error: \(label) was not taken: \(error)")
         case .notSaved(let error, .success(let paths)):
@@ -147,6 +159,12 @@ enum PhotoCommand {
             throw CLIError.runtime("\(failed) of \(outcomes.count) photos were not saved in the library — each one's line "
                 + "above says why, and where its files were kept when it was taken (\(PhotoSaver.rescueDirectory.path))")
         }
+        let frames = saved.flatMap(\.bracketFrames)
+        let failedFrames = frames.count { if case .saved = $0 { false } else { true } }
+        if failedFrames > 0 {
+            throw CLIError.runtime("\(failedFrames) of \(frames.count) bracket frames were not saved in the library — each one's line "
+                + "above says why, and where its files were kept (\(PhotoSaver.rescueDirectory.path))")
+        }
     }
 
     /// "flash 23%  " when the flash fired (with a warning when the subject was out of its reach),
@@ -179,5 +197,10 @@ extension PhotoCommand.AssetReport {
         flashPower = photo.flash.power
         rawPath = photo.asset.raw.map { library.directory.appendingPathComponent($0.path).path }
         shutterToFileMs = photo.shutterToFile.seconds * 1000
+        let frames = photo.bracketFrames.compactMap { outcome -> PhotoCommand.AssetReport? in
+            if case .saved(let frame) = outcome { return PhotoCommand.AssetReport(frame, in: library) }
+            return nil
+        }
+        bracketFrames = photo.bracketFrames.isEmpty ? nil : frames
     }
 }

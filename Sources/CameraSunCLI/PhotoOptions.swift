@@ -33,6 +33,8 @@ struct PhotoOptions {
     let bracket: [Double]?
     /// `--raw`: each photo a RAW + JPEG pair (a DNG of its raw frame beside the JPEG).
     let raw: Bool
+    /// `--bracket-frames`: each frame of the bracket kept as a photo of its own too.
+    let keepsBracketFrames: Bool
     private let bias: Double
     private let metering: MeteringMode
     private let shutter: MediaTime?
@@ -52,6 +54,10 @@ struct PhotoOptions {
         bracket = try arguments.option("bracket", expected: "EV offsets separated by commas, e.g. -2,0,2") { text in
             let offsets = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             return offsets.contains(nil) ? nil : offsets.compactMap { $0 }
+        }
+        keepsBracketFrames = arguments.flag("bracket-frames")
+        if keepsBracketFrames && bracket == nil {
+            throw CLIError.usage("--bracket-frames keeps each frame of a bracket — give --bracket too, e.g. --bracket -2,0,2")
         }
         if let bracket {
             do {
@@ -92,11 +98,13 @@ struct PhotoOptions {
     }
 
     /// Fresh settings for each request: JPEG at `--quality`, `--flash`, zero shutter lag unless
-    /// `--no-zsl` (a photo the flash lights never is), a `--bracket`, `--raw`.
+    /// `--no-zsl` (a photo the flash lights never is), a `--bracket` (and `--bracket-frames`), `--raw`.
     var photoSettings: @Sendable () -> PhotoSettings {
-        { [quality, flash, zeroShutterLag, location, bracket, raw] in
-            PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location, zeroShutterLag: zeroShutterLag,
-                          bracket: bracket, raw: raw)
+        { [quality, flash, zeroShutterLag, location, bracket, raw, keepsBracketFrames] in
+            var settings = PhotoSettings(format: .jpeg(quality: quality), flashMode: flash, location: location,
+                                         zeroShutterLag: zeroShutterLag, bracket: bracket, raw: raw)
+            settings.keepsBracketFrames = keepsBracketFrames
+            return settings
         }
     }
 

@@ -46,6 +46,18 @@ struct BracketPhotoTests {
         return (mean, variance.squareRoot())
     }
 
+    /// The mean 8-bit luma of a bgra8 image.
+    static func meanLuma(_ image: PixelBuffer) -> Double {
+        var sum = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                sum += Int(BT709.luma8(red: image[plane: 0, x: 4 * x + 2, y: y], green: image[plane: 0, x: 4 * x + 1, y: y],
+                                       blue: image[plane: 0, x: 4 * x, y: y]))
+            }
+        }
+        return Double(sum) / Double(image.width * image.height)
+    }
+
     @Test("A −2/0/+2 bracket of a backlit panel: the panel as bright as in one frame, with less than two thirds of its noise")
     func lessNoise() async throws {
         try await Self.withSettledCamera(Self.backlitPanel) { camera, photos in
@@ -66,6 +78,37 @@ struct BracketPhotoTests {
             #expect(exif["CompositeImage"] as? Int == 3, "\(exif)")
             #expect(exif["CompositeImageCount"] as? String == "3 3", "\(exif)")
             #expect(exif["ExposureMode"] as? Int == 2, "\(exif)")
+        }
+    }
+
+    @Test("Each frame kept on request: a photo of its own at its own exposure, auto bracket in its EXIF, brighter with its offset")
+    func framesKept() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            var settings = PhotoSettings(bracket: [-2, 0, 2])
+            settings.keepsBracketFrames = true
+            let photo = try await photos.capture(settings)
+            try #require(photo.bracketFrames.count == 3)
+            let exposures = photo.bracketFrames.map { $0.metadata.totalExposure }
+            #expect(abs(exposures[1] / exposures[0] - 4) < 0.04 && abs(exposures[2] / exposures[1] - 4) < 0.04, "\(exposures)")
+            var levels: [Double] = []
+            for frame in photo.bracketFrames {
+                let exif = try ExifTool.read(frame.data)
+                #expect(exif["ExposureMode"] as? Int == 2 && exif["CompositeImage"] == nil, "\(exif)")
+                let image = try JPEGDecoder().decode(frame.data)
+                levels.append(Self.meanLuma(image))
+            }
+            #expect(levels[0] < levels[1] && levels[1] < levels[2], "mean luma \(levels)")
+            #expect(try ExifTool.read(photo.data)["CompositeImageCount"] as? String == "3 3", "the merged photo is still the composite")
+        }
+    }
+
+    @Test("Keeping a bracket's frames without a bracket is refused, saying what to give")
+    func framesWithoutBracket() async throws {
+        try await Self.withSettledCamera(.backlitPortrait) { _, photos in
+            var settings = PhotoSettings()
+            settings.keepsBracketFrames = true
+            let error = await #expect(throws: PhotoCaptureError.self) { try await photos.capture(settings) }
+            #expect(error?.description.contains("give the bracket's offsets too") == true, "\(String(describing: error))")
         }
     }
 

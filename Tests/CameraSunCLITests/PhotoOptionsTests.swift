@@ -54,9 +54,16 @@ struct PhotoOptionsTests {
         #expect(try Self.options([]).photoSettings().bracket == nil)
     }
 
-    @Test("a bracket that is not 2…5 different numbers, or with the flash, is a usage error naming it",
+    @Test("--bracket-frames keeps each frame of every request's bracket")
+    func bracketFrames() throws {
+        #expect(try Self.options(["--bracket", "-2,0,2", "--bracket-frames"]).photoSettings().keepsBracketFrames)
+        #expect(try !Self.options(["--bracket", "-2,0,2"]).photoSettings().keepsBracketFrames)
+    }
+
+    @Test("a bracket that is not 2…5 different numbers, or with the flash, or its frames without it, is a usage error naming it",
           arguments: [(["--bracket", "0"], "a bracket of 1 frame"), (["--bracket", "-2,x,2"], "EV offsets separated by commas"),
-                      (["--bracket", "0,0,1"], "give different finite EV offsets"), (["--bracket", "-2,0,2", "--flash", "on"], "without the flash")])
+                      (["--bracket", "0,0,1"], "give different finite EV offsets"), (["--bracket", "-2,0,2", "--flash", "on"], "without the flash"),
+                      (["--bracket-frames"], "give --bracket too")])
     func badBracket(arguments: [String], message: String) {
         let error = #expect(throws: CLIError.self) { _ = try Self.options(arguments) }
         #expect(error.map { "\($0)" }?.contains(message) == true, "\(String(describing: error))")

@@ -104,3 +104,33 @@ struct RawPhotoEndToEndTests {
         }
     }
 }
+
+/// `camerasun photo --bracket … --bracket-frames` as a user runs it: the merged photo and each frame
+/// as assets of their own in the library, the frames at their own exposures.
+@Suite("camerasun photo --bracket-frames end to end")
+struct BracketFramesEndToEndTests {
+    @Test("--bracket -2,0,2 --bracket-frames --raw --json: four assets, each frame a RAW + JPEG pair at its exposure; verify clean")
+    func framesKept() async throws {
+        try await withScratchDirectory { directory in
+            let libraryDirectory = directory.appendingPathComponent("Library")
+            let result = try await CameraSunBinary.run(["photo", "--source", "sim:backlit-portrait", "--bracket", "-2,0,2", "--bracket-frames",
+                                                        "--raw", "--library", libraryDirectory.path, "--json"] + PhotoEndToEndTests.small)
+            #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+            let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
+            try #require(assets.count == 1, "\(result)")
+            let frames = try #require(assets[0]["bracketFrames"] as? [[String: Any]], "\(assets[0])")
+            try #require(frames.count == 3)
+            let times = frames.compactMap { jsonNumber($0["exposureTime"]) }
+            #expect(times.count == 3 && abs(times[1] / times[0] - 4) < 0.04 && abs(times[2] / times[1] - 4) < 0.04, "\(times)")
+            for frame in frames {
+                #expect((frame["path"] as? String).map { FileManager.default.fileExists(atPath: $0) } == true, "\(frame)")
+                #expect((frame["rawPath"] as? String).map { FileManager.default.fileExists(atPath: $0) } == true, "\(frame)")
+            }
+            let rows = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
+            #expect(Set(rows.compactMap { $0["id"] as? String }) == Set(([assets[0]] + frames).compactMap { $0["id"] as? String }))
+            #expect(rows.count == 4)
+            let clean = try await libraryCommand("verify", libraryDirectory)
+            #expect(clean.result.exitCode == 0 && clean.json["isClean"] as? Bool == true, "\(clean.result)")
+        }
+    }
+}

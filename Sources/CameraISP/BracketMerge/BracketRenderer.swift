@@ -36,17 +36,35 @@ public enum BracketRenderer {
             let source = frames[reference]
             var metadata = source.metadata
             metadata.rawCalibration = merged.calibration
-            var pipeline = ImagePipeline()
-            try pipeline.develop(Frame(buffer: merged.buffer, presentationTime: source.presentationTime, sequenceNumber: source.sequenceNumber,
-                                       metadata: metadata))
-            let picture = try PixelBuffer(format: format, width: merged.buffer.width, height: merged.buffer.height)
-            try pipeline.render(gain.movedBy(exposure: offsets[reference]), toneMapping: toneMapping, into: picture)
-            metadata.rawCalibration = nil
-            return Frame(buffer: picture, presentationTime: source.presentationTime, sequenceNumber: source.sequenceNumber, metadata: metadata)
+            return try picture(of: Frame(buffer: merged.buffer, presentationTime: source.presentationTime,
+                                         sequenceNumber: source.sequenceNumber, metadata: metadata),
+                               gain: gain.movedBy(exposure: offsets[reference]), toneMapping: toneMapping, format: format)
         } catch let failure as Failure {
             throw failure
         } catch {
             throw Failure(description: "merging the bracket: \(error)")
         }
+    }
+
+    /// One frame of a bracket as a picture of its own, rendered with `gain` — the base exposure's —
+    /// so that it shows its offset: the frame a photographer keeps to fuse later.
+    public static func render(frame: Frame, gain: RenderGain, toneMapping: ToneMapping, format: PixelFormat) throws(Failure) -> Frame {
+        do {
+            return try picture(of: frame, gain: gain, toneMapping: toneMapping, format: format)
+        } catch {
+            throw Failure(description: "rendering a bracket frame: \(error)")
+        }
+    }
+
+    /// `raw` developed and rendered with `gain` into a new `format` buffer; the metadata is the raw
+    /// frame's, without its calibration.
+    private static func picture(of raw: Frame, gain: RenderGain, toneMapping: ToneMapping, format: PixelFormat) throws -> Frame {
+        var pipeline = ImagePipeline()
+        try pipeline.develop(raw)
+        let picture = try PixelBuffer(format: format, width: raw.buffer.width, height: raw.buffer.height)
+        try pipeline.render(gain, toneMapping: toneMapping, into: picture)
+        var metadata = raw.metadata
+        metadata.rawCalibration = nil
+        return Frame(buffer: picture, presentationTime: raw.presentationTime, sequenceNumber: raw.sequenceNumber, metadata: metadata)
     }
 }
