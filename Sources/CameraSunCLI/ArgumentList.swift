@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCore
 import CameraISP
 
@@ -111,6 +112,22 @@ struct ArgumentList {
                 + "a bare number is microseconds: 4000 is 1/250 s")
         }
         return duration
+    }
+
+    /// `--bracket EV,EV[,…]`: a bracket's EV offsets, checked as a photo request checks them.
+    mutating func bracket() throws(CLIError) -> [Double]? {
+        let bracket = try option("bracket", expected: "EV offsets separated by commas, e.g. -2,0,2") { text in
+            let offsets = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return offsets.contains(nil) ? nil : offsets.compactMap { $0 }
+        }
+        if let bracket {
+            do {
+                try PhotoSettings.checkBracket(bracket)
+            } catch {
+                throw .usage("--bracket: \(error)")
+            }
+        }
+        return bracket
     }
 
     /// `--gain G` (analogue gain) or `--iso N`, not both.

@@ -19,6 +19,7 @@ enum HDREvalCommand {
         let sceneList = try arguments.option("scenes")
         let width = try arguments.positiveInt("width") ?? 640
         let height = try arguments.positiveInt("height") ?? 360
+        let offsets = try arguments.bracket() ?? [-2, 0, 2]
         do {
             var lists: [(name: String, scenes: [SimulatedScene])] = []
             while let path = try arguments.option("views") {
@@ -33,7 +34,7 @@ enum HDREvalCommand {
                 }
                 lists.insert(("built-in", scenes), at: 0)
             }
-            let evaluation = HDREvaluation(size: PixelSize(width: width, height: height))
+            let evaluation = HDREvaluation(size: PixelSize(width: width, height: height), offsets: offsets)
             let progress = terminal.progress(enabled: !json)
             let total = lists.reduce(0) { $0 + $1.scenes.count }
             var rows: [HDREvaluation.Row] = []

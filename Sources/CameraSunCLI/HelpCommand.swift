@@ -72,8 +72,8 @@ enum HelpCommand {
         --json prints one object per frame. Without --frames it runs until interrupted.
         """,
         "hdr-eval": """
-        usage: camerasun hdr-eval [--scenes all|a,b] [--views LIST]… [--width W] [--height H] [--json]
-        A bracketed photo (-2/0/+2 EV around the sun AE's settled exposure) of each built-in scene and
+        usage: camerasun hdr-eval [--scenes all|a,b] [--views LIST]… [--bracket EV,EV[,…]] [--width W] [--height H] [--json]
+        A bracketed photo (--bracket, default -2,0,2 EV around the sun AE's settled exposure) of each built-in scene and
         of each view in the --views lists (as ae-eval reads them; views replace the built-in scenes
         unless --scenes is given), at 640x360, beside the single 0 EV frame and enfuse and OpenCV's
         Mertens fusing the same exposures: subject ΔEV and clipping outside light sources (ground
@@ -81,7 +81,7 @@ enum HelpCommand {
         the subject's SNR measured from two renderings that differ only in their noise. Each list is
         then summed up: the bracket within the output bound, each method's median MEF-SSIM and TMQI,
         and the SNR gain on the darkest-subject scenes (those whose subject needs at least the
-        bracket's +2 EV of lift). --json prints {"results":[{list, scene, method, renderGainEV,
+        bracket's longest offset of lift). --json prints {"results":[{list, scene, method, renderGainEV,
         subjectEvError, clippedFraction, mefSSIM, tmqi, subjectSnrDb, withinBound}], "summaries":[{list,
         scenes, bracketWithinBound, medians:[{method, mefSSIM, tmqi}], darkestSubjects:{scene: dB}}]}.
         """,

@@ -51,21 +51,13 @@ struct PhotoOptions {
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
         location = try arguments.location()
         raw = arguments.flag("raw")
-        bracket = try arguments.option("bracket", expected: "EV offsets separated by commas, e.g. -2,0,2") { text in
-            let offsets = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            return offsets.contains(nil) ? nil : offsets.compactMap { $0 }
-        }
+        bracket = try arguments.bracket()
         keepsBracketFrames = arguments.flag("bracket-frames")
         if keepsBracketFrames && bracket == nil {
             throw CLIError.usage("--bracket-frames keeps each frame of a bracket — give --bracket too, e.g. --bracket -2,0,2")
         }
-        if let bracket {
-            do {
-                try PhotoSettings.checkBracket(bracket)
-            } catch {
-                throw CLIError.usage("--bracket: \(error)")
-            }
-            if flash != .off { throw CLIError.usage("--bracket with --flash \(flash.rawValue) — a bracketed photo is taken without the flash") }
+        if bracket != nil && flash != .off {
+            throw CLIError.usage("--bracket with --flash \(flash.rawValue) — a bracketed photo is taken without the flash")
         }
         let ev = try arguments.double("ev")
         bias = ev ?? 0

@@ -430,6 +430,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["ae-eval", "--scenes", "gray-card", "--frames", "1", "--report", "/nonexistent-dir/r.html"], exit: 1,
                   ["/nonexistent-dir/r.html", "/nonexistent-dir is not a writable directory"]),
         ErrorCase(["ae-eval", "--views", "/nonexistent-dir/views.txt"], exit: 1, ["/nonexistent-dir/views.txt"]),
+        ErrorCase(["hdr-eval", "--views", "/nonexistent-dir/views.txt"], exit: 1, ["/nonexistent-dir/views.txt"]),
+        ErrorCase(["hdr-eval", "--bracket", "0"], exit: 2, ["--bracket", "a bracket of 1 frame"]),
         ErrorCase(["ae-eval", "--samples"], exit: 2, ["--samples", "add --json"]),
         ErrorCase(["devices", "--verbose"], exit: 2, ["'--verbose'"]),
         ErrorCase(["help", "nope"], exit: 2, ["'nope'"]),
