@@ -42,14 +42,13 @@ extension SimulatedCamera {
     public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...16
 
     /// The sensor's exposure time for `seconds`: exact for whole fractions of a second such as
-    /// 1/30 (so a `--shutter 1/30` frame reports exactly that), else to the nanosecond: a
-    /// microsecond would be 2 % of the shortest exposures, more than `isMade(with:)` allows.
+    /// 1/30 (so a `--shutter 1/30` frame reports exactly that), else to the microsecond.
     static func exposureTime(seconds: Double) -> MediaTime {
         let reciprocal = (1 / seconds).rounded()
         if abs(1 / seconds - reciprocal) <= 1e-9 * reciprocal, let timescale = Int32(exactly: reciprocal) {
             return MediaTime(value: 1, timescale: timescale)
         }
-        return MediaTime(seconds: seconds, preferredTimescale: 1_000_000_000)
+        return MediaTime(seconds: seconds, preferredTimescale: 1_000_000)
     }
 
     /// The aperture that makes the sensor model's sensitivity (0.1 of full scale per cd/m²·s at

@@ -96,25 +96,6 @@ struct BracketPipelineTests {
     /// A running session on `camera` with a photo output, once auto-exposure has converged.
     static func withSession(_ camera: ExposureDroppingCamera,
                             _ body: (ExposureDroppingCamera, PhotoOutput) async throws -> Void) async throws {
-        try camera.configure { $0.focusMode = .locked }
-        let photos = PhotoOutput(), frames = VideoDataOutput()
-        let session = CaptureSession()
-        try await session.configure { config in
-            try config.add(DeviceInput(camera))
-            try config.add(photos)
-            try config.add(frames)
-        }
-        try await session.start()
-        for await frame in frames.frames {
-            if frame.threeA.exposureState == .converged { break }
-            try #require(frame.sequenceNumber < 300, "auto-exposure did not settle")
-        }
-        do {
-            try await body(camera, photos)
-        } catch {
-            await session.stop()
-            throw error
-        }
-        await session.stop()
+        try await FlashPhotoTests.withSettledSession(camera) { photos, _ in try await body(camera, photos) }
     }
 }

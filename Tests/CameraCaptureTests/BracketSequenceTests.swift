@@ -37,6 +37,14 @@ struct BracketSequenceTests {
         #expect(long.exposureDuration == 0.5 && abs(long.analogueGain - 0.002 * 1024 / 0.5) < 1e-9, "\(long)")
     }
 
+    @Test("A frame is made with a held exposure its device rounded: to within 1 %, or to the microsecond however short",
+          arguments: [(24.75e-6, MediaTime(value: 25, timescale: 1_000_000), true), (0.002, MediaTime(value: 2019, timescale: 1_000_000), true),
+                      (24.75e-6, MediaTime(value: 26, timescale: 1_000_000), false), (0.002, MediaTime(value: 2021, timescale: 1_000_000), false)])
+    func madeWithRoundedExposure(held: Double, reported: MediaTime, isMade: Bool) {
+        let metadata = FrameMetadata(exposureDuration: reported, analogueGain: 1, baseISO: 50)
+        #expect(metadata.isMade(with: SensorControls(exposureDuration: held, analogueGain: 1)) == isMade)
+    }
+
     @Test("An offset beyond the device's reach is refused naming the offsets it can reach")
     func beyondReach() {
         let error = #expect(throws: PhotoCaptureError.self) {

@@ -43,6 +43,16 @@ struct FlashPhotoTests {
                                   frameWait: Duration = .seconds(2),
                                   _ body: (SimulatedCamera, PhotoOutput, VideoDataOutput) async throws -> Void) async throws {
         let camera = try SimulatedCamera(scene: scene, format: format)
+        try await withSettledSession(camera, bias: bias, focusMode: focusMode, frameWait: frameWait) { photos, frames in
+            try await body(camera, photos, frames)
+        }
+    }
+
+    /// A running session on `camera` with a photo output and a frame output, once auto-exposure
+    /// has converged at `bias`, `focusMode` set and `frameWait` the photo output's.
+    static func withSettledSession(_ camera: some CaptureDevice, bias: Double = 0, focusMode: FocusMode = .locked,
+                                   frameWait: Duration = .seconds(2),
+                                   _ body: (PhotoOutput, VideoDataOutput) async throws -> Void) async throws {
         try camera.configure { settings in
             settings.exposureBias = bias
             settings.focusMode = focusMode
@@ -57,10 +67,10 @@ struct FlashPhotoTests {
         try await session.start()
         for await frame in frames.frames {
             if frame.threeA.exposureState == .converged && frame.metadata.exposureBias == bias { break }
-            try #require(frame.sequenceNumber < 300, "auto-exposure did not settle on \(scene.name)")
+            try #require(frame.sequenceNumber < 300, "auto-exposure did not settle on \(camera.localizedName)")
         }
         do {
-            try await body(camera, photos, frames)
+            try await body(photos, frames)
         } catch {
             await session.stop()
             throw error

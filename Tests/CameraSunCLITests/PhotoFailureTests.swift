@@ -63,16 +63,7 @@ struct PhotoFailureTests {
     @Test("A catalogue that refuses the row (as on a full disk at COMMIT): the photo is kept once, in the rescue folder, not also in the library")
     func catalogueRefusesRow() async throws {
         try await withScratchDirectory { directory in
-            let libraryDirectory = directory.appendingPathComponent("Library")
-            let first = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
-                                                       libraryDirectory.path] + PhotoEndToEndTests.small)
-            try #require(first.exitCode == 0, "\(first)")
-            let catalog = libraryDirectory.appendingPathComponent("catalog.sqlite").path
-            let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
-                + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"])
-            try #require(trigger.status == 0, "\(trigger.errors)")
-            let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+            let (libraryDirectory, catalog, temporary) = try await libraryRefusingRows(in: directory)
 
             let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--count", "1", "--library",
                                                         libraryDirectory.path] + PhotoEndToEndTests.small,

@@ -24,3 +24,19 @@ func libraryCommand(_ verb: String, _ directory: URL) async throws -> (result: C
 func exiftool(_ paths: [String]) throws -> [String: [String: Any]] {
     try ExifTool.read(files: paths)
 }
+
+/// A library in `directory`/Library holding one photo, whose catalogue then refuses every new row
+/// (as a full disk does at COMMIT), and an empty `directory`/tmp to run the next photo with as
+/// TMPDIR, so that its rescue folder is the test's.
+func libraryRefusingRows(in directory: URL) async throws -> (library: URL, catalog: String, temporary: URL) {
+    let library = directory.appendingPathComponent("Library")
+    let first = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--library", library.path] + PhotoEndToEndTests.small)
+    try #require(first.exitCode == 0, "\(first)")
+    let catalog = library.appendingPathComponent("catalog.sqlite").path
+    let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
+        + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"])
+    try #require(trigger.status == 0, "\(trigger.errors)")
+    let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+    return (library, catalog, temporary)
+}

@@ -74,16 +74,7 @@ struct RawPhotoEndToEndTests {
     @Test("A catalogue that refuses the pair's row: both files are kept in the rescue folder, neither in the library")
     func refusedPairRescued() async throws {
         try await withScratchDirectory { directory in
-            let libraryDirectory = directory.appendingPathComponent("Library")
-            let first = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--library", libraryDirectory.path]
-                                                      + PhotoEndToEndTests.small)
-            try #require(first.exitCode == 0, "\(first)")
-            let catalog = libraryDirectory.appendingPathComponent("catalog.sqlite").path
-            let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
-                + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"])
-            try #require(trigger.status == 0, "\(trigger.errors)")
-            let temporary = directory.appendingPathComponent("tmp", isDirectory: true)
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+            let (libraryDirectory, _, temporary) = try await libraryRefusingRows(in: directory)
 
             let result = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--raw", "--library",
                                                         libraryDirectory.path] + PhotoEndToEndTests.small,
