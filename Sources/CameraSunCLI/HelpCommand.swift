@@ -56,7 +56,8 @@ enum HelpCommand {
         facing the other way (a simulated one faces the front), shown picture-in-picture; POST /api/camera {"position":"front"} makes it the main one, which the
         preview (mirrored when front), the photos and the takes come from. The routes are in CLI.md;
         beside them, POST /api/raw {"on":bool} makes the shutter's photos RAW + JPEG pairs (refused,
-        409, when the camera's format is not raw), and /state's raw says {"on","unavailable"}.
+        409, when the camera's format is not raw), /state's raw says {"on","unavailable"}, and POST
+        /api/photo takes "raw":bool and "bracket":[EV,…] (the page's ±2 EV button) beside "flash".
         """,
         "meter": """
         usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shutter S --gain G]

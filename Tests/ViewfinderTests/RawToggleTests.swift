@@ -55,12 +55,20 @@ extension ServerTests {
             #expect(pair.status == 200, "\(pair.object)")
             let jpegOnly = try await json("POST", "/api/photo", #"{"raw":false}"#)
             #expect(jpegOnly.status == 200 && jpegOnly.object["rawByteCount"] == nil, "\(jpegOnly.object)")
+            // The page's bracket button: a bracketed photo through the same route; a bracket of one frame is refused, named.
+            let bracketed = try await json("POST", "/api/photo", #"{"raw":false,"bracket":[-2,0,2]}"#)
+            #expect(bracketed.status == 200, "\(bracketed.object)")
+            let single = try await json("POST", "/api/photo", #"{"bracket":[0]}"#)
+            #expect(single.status == 400 && "\(single.object)".contains("a bracket of 1 frame"), "\(single.object)")
             running.cancel()
             await viewfinder.stop()
             _ = await running.result
 
             let assets = try library.list()
-            #expect(assets.count == 2)
+            #expect(assets.count == 3)
+            let merged = try #require(assets.first { $0.id == bracketed.object["id"] as? String })
+            let exif = try ExifTool.read(Array(try Data(contentsOf: library.fileURL(for: merged))))
+            #expect(exif["CompositeImageCount"] as? String == "3 3", "\(exif)")
             let raw = try #require(assets.first { $0.id == pair.object["id"] as? String }?.raw, "the toggle's photo is a pair")
             #expect(jsonNumber(pair.object["rawByteCount"]) == Double(raw.byteCount))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(raw.path).path))

@@ -51,7 +51,16 @@ import Testing
         let modes = try matches(of: #"'(\w+)'"#, in: list)
         #expect(modes.first == PhotoSettings.FlashMode.off.rawValue, "the button starts at off")
         #expect(modes.sorted() == PhotoSettings.FlashMode.allCases.map(\.rawValue).sorted(), "the button offers what /api/photo takes")
-        #expect(script.contains("post('/api/photo', {flash: prefs.flash})"))
+        #expect(script.contains("post('/api/photo', bracketed ? {flash: 'off', bracket: BRACKET} : {flash: prefs.flash})"))
+    }
+
+    @Test("the bracket button's offsets are a bracket /api/photo takes, sent without the flash")
+    func bracketButtonOffsets() throws {
+        let list = try #require(try matches(of: #"const BRACKET = \[([^\]]*)\]"#, in: ViewfinderPage.script).first)
+        let offsets = list.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(offsets == [-2, 0, 2])
+        try PhotoSettings.checkBracket(offsets)
+        #expect(ViewfinderPage.html.contains(#"id="bracketToggle""#))
     }
 
     @Test func offersEveryMeteringMode() {

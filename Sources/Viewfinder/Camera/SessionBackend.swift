@@ -104,7 +104,8 @@ public final class SessionBackend: ViewfinderBackend {
     public func takePhoto(_ command: PhotoCommand) async throws -> Data {
         let saver = PhotoSaver(photos: cameras.main.photos, library: library)
         let raw = command.raw ?? rawPhotos.withLock { $0 }
-        switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location, raw: raw)) {
+        switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location,
+                                              bracket: command.bracket, raw: raw)) {
         case .saved(let saved):
             return try Self.encoder.encode(LibraryEntry(saved.asset))
         case .notTaken(let error):

@@ -25,6 +25,7 @@ extension ViewfinderPage {
           const meteringButtons = [...document.querySelectorAll('#metering [data-mode]')];
           const zoomButtons = [...document.querySelectorAll('#zoom [data-factor]')];
           const FLASH_MODES = ['off', 'auto', 'on'];  // the flash button's order, and /api/photo's values
+          const BRACKET = [-2, 0, 2];  // the bracket button's EV offsets, merged into one photo
           const flashText = {off: text.flashOff, auto: text.flashAuto, on: text.flashOn};
           const flickerSelect = $('flickerSelect'), whiteBalanceSelect = $('whiteBalanceSelect');
           // /state's interruption reasons, as the banner says them.
@@ -48,7 +49,7 @@ extension ViewfinderPage {
           }
 
           function loadPrefs() {
-            const defaults = {highContrast: false, overlays: [], flash: 'off', mode: 'photo', muted: false};
+            const defaults = {highContrast: false, overlays: [], flash: 'off', mode: 'photo', muted: false, bracket: false};
             try {
               return {...defaults, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}')};
             } catch {
@@ -181,6 +182,9 @@ extension ViewfinderPage {
             $('rawToggle').setAttribute('aria-pressed', String(raw.on === true));
             $('rawToggle').disabled = typeof raw.unavailable === 'string';
             if (raw.unavailable) $('rawToggle').title = raw.unavailable; else $('rawToggle').removeAttribute('title');
+            // A bracket needs the camera's raw frames as RAW does: unavailable for the same reason.
+            $('bracketToggle').disabled = typeof raw.unavailable === 'string';
+            if (raw.unavailable) $('bracketToggle').title = raw.unavailable; else $('bracketToggle').removeAttribute('title');
             $('cameraSwitch').hidden = !(s.camera && s.camera.pip);
           }
 
@@ -288,6 +292,10 @@ extension ViewfinderPage {
             setStream();
           }
 
+          function showBracket() {
+            $('bracketToggle').setAttribute('aria-pressed', String(prefs.bracket === true));
+          }
+
           function showFlash() {
             if (!FLASH_MODES.includes(prefs.flash)) prefs.flash = 'off';
             $('flashToggle').textContent = flashText[prefs.flash];
@@ -360,7 +368,9 @@ extension ViewfinderPage {
             restartAnimation($('flash'), 'fire');
             playSound('shutter');
             $('shutter').classList.toggle('busy', ++capturing > 0);
-            const asset = await post('/api/photo', {flash: prefs.flash});
+            // A bracketed photo is taken without the flash.
+            const bracketed = prefs.bracket && !$('bracketToggle').disabled;
+            const asset = await post('/api/photo', bracketed ? {flash: 'off', bracket: BRACKET} : {flash: prefs.flash});
             $('shutter').classList.toggle('busy', --capturing > 0);
             if (asset?.id == null) return;
             showLast(asset);
@@ -411,6 +421,11 @@ extension ViewfinderPage {
           $('shutter').addEventListener('click', takePhoto);
           $('zebraToggle').addEventListener('click', () => toggleOverlay('zebra'));
           $('sunToggle').addEventListener('click', () => toggleOverlay('sun'));
+          $('bracketToggle').addEventListener('click', () => {
+            prefs.bracket = !prefs.bracket;
+            savePrefs();
+            showBracket();
+          });
           $('flashToggle').addEventListener('click', () => {
             prefs.flash = FLASH_MODES[(FLASH_MODES.indexOf(prefs.flash) + 1) % FLASH_MODES.length];
             savePrefs();
@@ -425,6 +440,7 @@ extension ViewfinderPage {
 
           localize();
           showFlash();
+          showBracket();
           applyContrast();
           setStream();
           listen();

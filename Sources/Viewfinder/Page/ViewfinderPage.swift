@@ -138,6 +138,7 @@ public enum ViewfinderPage {
           </div>
           <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
           <button id="rawToggle" type="button" class="chip" aria-pressed="false" data-i18n="raw" data-i18n-label="rawLabel"></button>
+          <button id="bracketToggle" type="button" class="chip" aria-pressed="false" data-i18n="bracket" data-i18n-label="bracketLabel"></button>
           <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
           <button id="record" type="button" aria-pressed="false" data-i18n-label="record" hidden><span></span></button>
           <output id="recordStatus" hidden></output>

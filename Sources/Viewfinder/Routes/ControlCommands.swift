@@ -138,25 +138,37 @@ public struct MeteringCommand: Equatable, Sendable, Decodable {
     }
 }
 
-/// `POST /api/photo`: `{}` or `{"flash":"off"|"on"|"auto"}`; an empty body is flash off.
+/// `POST /api/photo`: `{}` or `{"flash":"off"|"on"|"auto", "raw":bool, "bracket":[EV,…]}`; an empty
+/// body is flash off, the RAW toggle's choice, one frame.
 public struct PhotoCommand: Equatable, Sendable, Decodable {
     public var flash: PhotoSettings.FlashMode
     /// A RAW + JPEG pair (true) or a JPEG (false); nil follows the RAW toggle (`/api/raw`).
     public var raw: Bool?
+    /// A bracketed photo's EV offsets (2…5, e.g. [-2, 0, 2]), merged into one; nil takes one frame.
+    public var bracket: [Double]?
 
     private enum CodingKeys: String, CodingKey {
-        case flash, raw
+        case flash, raw, bracket
     }
 
-    public init(flash: PhotoSettings.FlashMode = .off, raw: Bool? = nil) {
+    public init(flash: PhotoSettings.FlashMode = .off, raw: Bool? = nil, bracket: [Double]? = nil) {
         self.flash = flash
         self.raw = raw
+        self.bracket = bracket
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         flash = try container.decodeChoiceIfPresent(PhotoSettings.FlashMode.self, forKey: .flash) ?? .off
         raw = try container.decodeIfPresent(Bool.self, forKey: .raw)
+        bracket = try container.decodeIfPresent([Double].self, forKey: .bracket)
+        if let bracket {
+            do {
+                try PhotoSettings.checkBracket(bracket)
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .bracket, in: container, debugDescription: error.description)
+            }
+        }
     }
 }
 
