@@ -29,6 +29,10 @@ static const unsigned int cv4l2_pix_fmt_nv12 = V4L2_PIX_FMT_NV12;
 static const unsigned int cv4l2_pix_fmt_grey = V4L2_PIX_FMT_GREY;
 static const unsigned int cv4l2_pix_fmt_mjpeg = V4L2_PIX_FMT_MJPEG;
 static const unsigned int cv4l2_pix_fmt_jpeg = V4L2_PIX_FMT_JPEG;
+static const unsigned int cv4l2_pix_fmt_srggb8 = V4L2_PIX_FMT_SRGGB8;
+static const unsigned int cv4l2_pix_fmt_srggb10 = V4L2_PIX_FMT_SRGGB10;
+static const unsigned int cv4l2_pix_fmt_srggb12 = V4L2_PIX_FMT_SRGGB12;
+static const unsigned int cv4l2_pix_fmt_srggb16 = V4L2_PIX_FMT_SRGGB16;
 
 static const unsigned int cv4l2_cid_exposure_auto = V4L2_CID_EXPOSURE_AUTO;
 static const unsigned int cv4l2_cid_exposure_absolute = V4L2_CID_EXPOSURE_ABSOLUTE;

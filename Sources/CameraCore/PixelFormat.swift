@@ -20,7 +20,8 @@ public enum PixelFormat: Sendable, Hashable {
     /// 8-bit luma only.
     case gray8
     /// Raw sensor samples, one 16-bit little-endian word per pixel holding `significantBits` bits:
-    /// 10 to 12 from a sensor, 16 from a merged bracket (values above the white level kept).
+    /// 8 to 12 from a sensor (8 widened from a V4L2 camera's bytes), 16 from a merged bracket
+    /// (values above the white level kept) or a 16-bit sensor.
     case bayer16(BayerPattern, significantBits: Int)
 
     /// Every format a buffer can have, for listings and tests.
@@ -44,7 +45,7 @@ public enum PixelFormat: Sendable, Hashable {
     /// The format with this `name`, or nil.
     public init?(name: String) {
         guard let format = PixelFormat.all.first(where: { $0.name == name })
-            ?? [10, 11, 12, 16].lazy.map({ PixelFormat.bayer16(.rggb, significantBits: $0) }).first(where: { $0.name == name })
+            ?? [8, 9, 10, 11, 12, 16].lazy.map({ PixelFormat.bayer16(.rggb, significantBits: $0) }).first(where: { $0.name == name })
         else { return nil }
         self = format
     }
@@ -80,9 +81,9 @@ public enum PixelFormat: Sendable, Hashable {
         case .yuyv422 where !width.isMultiple(of: 2):
             throw .invalidDimensions(width: width, height: height, format: self,
                                      reason: "yuyv422 needs an even width")
-        case .bayer16(_, let bits) where !(10...12).contains(bits) && bits != 16:
+        case .bayer16(_, let bits) where !(8...12).contains(bits) && bits != 16:
             throw .invalidDimensions(width: width, height: height, format: self,
-                                     reason: "bayer16 holds 10 to 12 significant bits (a sensor) or 16 (a merged bracket), not \(bits)")
+                                     reason: "bayer16 holds 8 to 12 significant bits, or 16 (a merged bracket or a 16-bit sensor), not \(bits)")
         case .bayer16 where !width.isMultiple(of: 2) || !height.isMultiple(of: 2):
             throw .invalidDimensions(width: width, height: height, format: self,
                                      reason: "a Bayer mosaic needs an even width and height")

@@ -140,13 +140,15 @@ public final class V4L2Camera: CaptureDevice {
         }
     }
 
-    /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken with.
+    /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken
+    /// with (and, raw, the calibration V4L2 cameras are assumed to have).
     private func frame(_ buffer: PixelBuffer, _ filled: V4L2FilledBuffer) -> Frame {
         state.withLock { state in
             let sequence = state.sequenceBase + UInt64(filled.sequence)
             state.nextSequence = sequence + 1
             var metadata = controls.metadata(state.controls.values(forFrame: sequence), flicker: state.flicker)
             metadata.exposureBias = state.exposureBias
+            if case .bayer16(_, let bits) = buffer.format { metadata.rawCalibration = RawCalibration.v4l2(significantBits: bits) }
             return Frame(buffer: buffer, presentationTime: MediaTime(value: filled.timestampMicroseconds, timescale: 1_000_000),
                          sequenceNumber: sequence, metadata: metadata)
         }
