@@ -16,7 +16,7 @@ enum V4L2FrameCopy {
     /// nothing, when `source` holds less than a whole frame.
     static func copy(_ source: UnsafeRawBufferPointer, format: V4L2ImageFormat, into buffer: PixelBuffer) -> Bool {
         guard let base = source.baseAddress, source.count >= byteCount(of: format) else { return false }
-        if format.code == .srggb8 {
+        if case .bayer16(_, significantBits: 8)? = format.code.pixelFormat {
             widen(base, bytesPerLine: format.bytesPerLine, into: buffer)
             return true
         }

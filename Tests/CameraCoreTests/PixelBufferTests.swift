@@ -112,7 +112,7 @@ struct PixelBufferLayoutTests {
         (PixelFormat.nv12(.video), 101, 100, "even width and height"),
         (.nv12(.full), 100, 51, "even width and height"),
         (.yuyv422, 3, 2, "even width"),
-        (.bayer16(.rggb, significantBits: 7), 100, 100, "not 7"),
+        (.bayer16(.rggb, significantBits: 9), 100, 100, "not 9"),
         (.bayer16(.rggb, significantBits: 13), 100, 100, "not 13"),
         (.bayer16(.rggb, significantBits: 12), 101, 100, "even width and height"),
         (.gray8, 0, 100, "1…16384"),
@@ -140,7 +140,7 @@ struct PixelBufferLayoutTests {
     func bitDepthCheckedFirst() {
         #expect(throws: PixelBufferError.invalidDimensions(
             width: 3, height: 3, format: .bayer16(.rggb, significantBits: 14),
-            reason: "bayer16 holds 8 to 12 significant bits, or 16 (a merged bracket or a 16-bit sensor), not 14")) {
+            reason: "bayer16 holds 8, 10, 11, 12 or 16 significant bits (16: a merged bracket or a 16-bit sensor), not 14")) {
             try PixelBuffer(format: .bayer16(.rggb, significantBits: 14), width: 3, height: 3)
         }
     }

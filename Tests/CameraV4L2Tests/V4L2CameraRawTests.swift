@@ -7,22 +7,49 @@ import CameraV4L2
 import Foundation
 import Testing
 
-/// Unpacked Bayer formats (SRGGB8/10/12/16) as raw frames: listed, copied bit-exact, calibrated,
-/// developed, merged and written as DNG.
+/// Unpacked Bayer formats (8, 10, 12 and 16 bits in each order) as raw frames: listed, copied
+/// bit-exact, calibrated, developed, merged and written as DNG.
 @Suite("V4L2Camera raw Bayer formats")
 struct V4L2CameraRawTests {
     static let bitDepths = [8, 10, 12, 16]
 
-    /// A camera offering vivid's Bayer formats, rows padded by `rowPadding`, streaming `bits`-bit
-    /// frames at 640x480.
+    /// Every unpacked Bayer code, its four characters, and the order and bit depth of its frames.
+    static let codes: [(code: FourCC, name: String, pattern: BayerPattern, bits: Int)] = [
+        (.srggb8, "RGGB", .rggb, 8), (.sgrbg8, "GRBG", .grbg, 8), (.sgbrg8, "GBRG", .gbrg, 8), (.sbggr8, "BA81", .bggr, 8),
+        (.srggb10, "RG10", .rggb, 10), (.sgrbg10, "BA10", .grbg, 10), (.sgbrg10, "GB10", .gbrg, 10), (.sbggr10, "BG10", .bggr, 10),
+        (.srggb12, "RG12", .rggb, 12), (.sgrbg12, "BA12", .grbg, 12), (.sgbrg12, "GB12", .gbrg, 12), (.sbggr12, "BG12", .bggr, 12),
+        (.srggb16, "RG16", .rggb, 16), (.sgrbg16, "GR16", .grbg, 16), (.sgbrg16, "GB16", .gbrg, 16), (.sbggr16, "BYR2", .bggr, 16),
+    ]
+
+    /// A camera offering vivid's RGGB Bayer formats, rows padded by `rowPadding`, streaming
+    /// `bits`-bit frames at 640x480.
     func rawCamera(bits: Int, rowPadding: Int = 0) throws -> (ScriptedV4L2Driver, V4L2Camera) {
-        let driver = ScriptedV4L2Driver(formats: ScriptedV4L2Driver.bayerFormats, rowPadding: rowPadding)
+        try rawCamera(ScriptedV4L2Driver(formats: ScriptedV4L2Driver.bayerFormats, rowPadding: rowPadding),
+                      .bayer16(.rggb, significantBits: bits))
+    }
+
+    /// A camera on `driver` streaming `format` at 640x480, its requests until S_FMT forgotten.
+    func rawCamera(_ driver: ScriptedV4L2Driver, _ format: PixelFormat) throws -> (ScriptedV4L2Driver, V4L2Camera) {
         let camera = try V4L2Camera(path: "/dev/video0", driver: driver)
-        try camera.configure { $0.activeFormat = DeviceFormat(size: size640, pixelFormat: .bayer16(.rggb, significantBits: bits),
+        try camera.configure { $0.activeFormat = DeviceFormat(size: size640, pixelFormat: format,
                                                               frameRateRanges: camera.activeFormat.frameRateRanges) }
         driver.clearLog()
         try camera.startStreaming()
         return (driver, camera)
+    }
+
+    /// The samples of a bayer16 buffer that differ from the scripted driver's test pattern.
+    func wrongSamples(_ buffer: PixelBuffer, bits: Int) -> Int {
+        let bytes = buffer.bytes(plane: 0)
+        var wrong = 0
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let index = (y * buffer.width + x) * 2
+                let sample = UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+                if sample != ScriptedV4L2Driver.bayerSample(x: x, y: y, significantBits: bits) { wrong += 1 }
+            }
+        }
+        return wrong
     }
 
     @Test("the probe offers each Bayer code as bayer16 of its bit depth; a camera with processed formats too starts in one of those")
@@ -52,16 +79,21 @@ struct V4L2CameraRawTests {
         defer { camera.stopStreaming() }
         let frame = try await camera.nextFrame()
         #expect(frame.buffer.format == .bayer16(.rggb, significantBits: bits))
-        let bytes = frame.buffer.bytes(plane: 0)
-        var wrong = 0
-        for y in 0..<frame.buffer.height {
-            for x in 0..<frame.buffer.width {
-                let index = (y * frame.buffer.width + x) * 2
-                let sample = UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
-                if sample != ScriptedV4L2Driver.bayerSample(x: x, y: y, significantBits: bits) { wrong += 1 }
-            }
-        }
-        #expect(wrong == 0)
+        #expect(wrongSamples(frame.buffer, bits: bits) == 0)
+    }
+
+    @Test("each order and bit depth is taken by its code, as bayer16 of that order, and arrives exact", arguments: codes.indices)
+    func orders(index: Int) async throws {
+        let (code, name, pattern, bits) = Self.codes[index]
+        #expect(code.description == name)
+        let format = PixelFormat.bayer16(pattern, significantBits: bits)
+        let driver = ScriptedV4L2Driver(formats: [V4L2FormatDescription(code: code, name: "Bayer \(name)")], rowPadding: 8)
+        let (_, camera) = try rawCamera(driver, format)
+        defer { camera.stopStreaming() }
+        #expect(driver.log[2] == "VIDIOC_S_FMT 640x480 \(name)")
+        let frame = try await camera.nextFrame()
+        #expect(frame.buffer.format == format)
+        #expect(wrongSamples(frame.buffer, bits: bits) == 0)
     }
 
     @Test("each raw frame carries a calibration: black 0, white at the bit depth's largest value, the identity matrix, a noise estimate",
@@ -76,7 +108,19 @@ struct V4L2CameraRawTests {
         #expect(calibration.headroom == 1)
         let noise = try #require(calibration.noise)
         #expect(noise.fullWellElectrons == 4000)
-        #expect(noise.readNoiseElectrons >= 3 && noise.readNoiseElectrons < 5, "\(noise)")
+        // 3 e⁻ with the quantisation of a step of 4000 e⁻ / white level added: most at 8 bits.
+        let readNoise: [Int: Double] = [8: 5.432, 10: 3.205, 12: 3.013, 16: 3.000]
+        #expect(abs(noise.readNoiseElectrons - readNoise[bits]!) < 0.001, "\(noise)")
+    }
+
+    @Test("raw frames carry the white-balance gains last applied, for their development")
+    func whiteBalance() async throws {
+        let (_, camera) = try rawCamera(bits: 10)
+        defer { camera.stopStreaming() }
+        #expect(try await camera.nextFrame().metadata.whiteBalanceGains == .unity)
+        let gains = WhiteBalanceGains(red: 1.9, green: 1, blue: 1.6)
+        try camera.apply(SensorControls(exposureDuration: 0.01, analogueGain: 1, whiteBalance: gains))
+        #expect(try await camera.nextFrame().metadata.whiteBalanceGains == gains)
     }
 
     @Test("a processed format's frames carry no raw calibration")
@@ -107,10 +151,12 @@ struct V4L2CameraRawTests {
         #expect(merged.buffer.width == 640 && merged.buffer.height == 480)
     }
 
-    @Test("a DNG of a raw V4L2 frame passes exiftool -validate with black 0 and white at the bit depth, and raw-identify reads it",
-          arguments: bitDepths)
-    func dng(bits: Int) async throws {
-        let (_, camera) = try rawCamera(bits: bits)
+    @Test("a DNG of a raw V4L2 frame passes exiftool -validate with black 0 and white at the bit depth, and raw-identify reads its order",
+          arguments: [(FourCC.srggb8, "RGGB"), (.sgrbg10, "GRBG"), (.sgbrg12, "GBRG"), (.sbggr16, "BGGR")])
+    func dng(code: FourCC, order: String) async throws {
+        guard case .bayer16(_, let bits)? = code.pixelFormat else { Issue.record("\(code) is not Bayer"); return }
+        let driver = ScriptedV4L2Driver(formats: [V4L2FormatDescription(code: code, name: "Bayer")])
+        let (_, camera) = try rawCamera(driver, try #require(code.pixelFormat))
         defer { camera.stopStreaming() }
         let frame = try await camera.nextFrame()
         let calibration = try #require(frame.metadata.rawCalibration)
@@ -131,7 +177,7 @@ struct V4L2CameraRawTests {
             let lines = Set(String(decoding: output, as: UTF8.self).components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
             let (_, levels, _) = try ExifTool.run(["-s3", "-BlackLevel", "-WhiteLevel", file.path])
             #expect(levels == "0\n\((1 << bits) - 1)\n")
-            for line in ["Image size:   640 x 480", "Filter pattern: RGGBRGGBRGGBRGGB", "Camera: CameraSun V4L2 Camera ID: 0x0",
+            for line in ["Image size:   640 x 480", "Filter pattern: \(String(repeating: order, count: 4))", "Camera: CameraSun V4L2 Camera ID: 0x0",
                          "DNG Illuminant 1: D65"] {
                 #expect(lines.contains(line), "raw-identify -v printed no \"\(line)\":\n\(lines.sorted())")
             }
@@ -143,8 +189,8 @@ struct V4L2CameraRawTests {
         let packed = V4L2FormatDescription(code: FourCC(rawValue: 0x4141_5270), name: "10-bit Bayer RGRG/GBGB Packed")
         #expect(packed.code.description == "pRAA")
         #expect(throws: CaptureError.invalidConfiguration("/dev/video0 (Scripted vivid camera) offers no format CameraSun can take "
-                + "(YUYV, NV12, GREY, MJPG, JPEG, RGGB, RG10, RG12 or RG16; Bayer only in RGGB order and unpacked, not packed MIPI "
-                + "formats such as pRAA) — choose another camera")) {
+                + "(YUYV, NV12, GREY, MJPG, JPEG, RGGB, GRBG, GBRG, BA81, RG10, BA10, GB10, BG10, RG12, BA12, GB12, BG12, RG16, GR16, "
+                + "GB16 or BYR2; Bayer unpacked only, not packed MIPI formats such as pRAA) — choose another camera")) {
             try V4L2Camera(path: "/dev/video0", driver: ScriptedV4L2Driver(formats: [packed]))
         }
     }
