@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport", "CameraFilters", "CameraSimulated"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
-        .testTarget(name: "CameraV4L2Tests", dependencies: ["CameraV4L2", "CameraCapture", "CameraCore", "CameraSystem", "CameraTestSupport"]),
+        .testTarget(name: "CameraV4L2Tests", dependencies: ["CameraV4L2", "CameraCapture", "CameraCodecs", "CameraCore", "CameraISP", "CameraSystem",
+                                                       "CameraTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,10 +18,15 @@ public struct DeviceCapabilities: Sendable, Hashable {
     public var lensPosition: ClosedRange<Double>
     public var hasTorch: Bool
     public var hasFlash: Bool
+    /// The step exposure durations are set in, from the shortest (100 µs on V4L2), or 0 when any
+    /// duration in the range is set as asked.
+    public var exposureDurationStep: Double
+    /// The step analogue gain is set in, from the lowest, or 0 when any gain in the range is set as asked.
+    public var analogueGainStep: Double
 
     public init(exposureDuration: ClosedRange<Double>, analogueGain: ClosedRange<Double>, digitalGain: ClosedRange<Double> = 1...1, baseISO: Double,
                 exposureBias: ClosedRange<Double>, zoomFactor: ClosedRange<Double>,
-                lensPosition: ClosedRange<Double>, hasTorch: Bool, hasFlash: Bool) {
+                lensPosition: ClosedRange<Double>, hasTorch: Bool, hasFlash: Bool, exposureDurationStep: Double = 0, analogueGainStep: Double = 0) {
         self.exposureDuration = exposureDuration
         self.analogueGain = analogueGain
         self.digitalGain = digitalGain
@@ -31,10 +36,29 @@ public struct DeviceCapabilities: Sendable, Hashable {
         self.lensPosition = lensPosition
         self.hasTorch = hasTorch
         self.hasFlash = hasFlash
+        self.exposureDurationStep = exposureDurationStep
+        self.analogueGainStep = analogueGainStep
     }
 
     /// ISO speeds matching the analogue gain range.
     public var iso: ClosedRange<Double> {
         (analogueGain.lowerBound * baseISO)...(analogueGain.upperBound * baseISO)
+    }
+
+    /// The duration the device sets for `duration`: the nearest within the range, on a step.
+    public func settableExposureDuration(_ duration: Double) -> Double {
+        Self.nearest(duration, in: exposureDuration, step: exposureDurationStep)
+    }
+
+    /// The analogue gain the device sets for `gain`: the nearest within the range, on a step.
+    public func settableAnalogueGain(_ gain: Double) -> Double {
+        Self.nearest(gain, in: analogueGain, step: analogueGainStep)
+    }
+
+    /// The value nearest `value` within `range`, on a `step` from its lower bound (any value for step 0).
+    private static func nearest(_ value: Double, in range: ClosedRange<Double>, step: Double) -> Double {
+        let clamped = min(max(value, range.lowerBound), range.upperBound)
+        guard step > 0 else { return clamped }
+        return min(range.lowerBound + ((clamped - range.lowerBound) / step).rounded() * step, range.upperBound)
     }
 }

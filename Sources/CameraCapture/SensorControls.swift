@@ -76,14 +76,15 @@ extension SensorControls {
 
     /// These controls with `factor` times their exposure on a device with `capabilities`: the
     /// duration first, up to the device's longest (more light, where gain only amplifies), then
-    /// analogue gain, then digital gain — a bracket's frame at an EV offset.
+    /// analogue gain, then digital gain — a bracket's frame at an EV offset. The duration and
+    /// analogue gain are values the device sets as they are (on its steps), so that the frame's
+    /// metadata shows exactly these controls.
     public func exposing(times factor: Double, within capabilities: DeviceCapabilities) -> SensorControls {
         var controls = self
         var remaining = exposureDuration * analogueGain * digitalGain * factor
-        let duration = capabilities.exposureDuration
-        controls.exposureDuration = min(max(remaining / (analogueGain * digitalGain), duration.lowerBound), duration.upperBound)
+        controls.exposureDuration = capabilities.settableExposureDuration(remaining / (analogueGain * digitalGain))
         remaining /= controls.exposureDuration
-        controls.analogueGain = min(max(remaining / digitalGain, capabilities.analogueGain.lowerBound), capabilities.analogueGain.upperBound)
+        controls.analogueGain = capabilities.settableAnalogueGain(remaining / digitalGain)
         remaining /= controls.analogueGain
         controls.digitalGain = min(max(remaining, capabilities.digitalGain.lowerBound), capabilities.digitalGain.upperBound)
         return controls

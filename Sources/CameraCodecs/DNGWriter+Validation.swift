@@ -32,6 +32,9 @@ extension DNGWriter {
         try check("DNG focal length", metadata.exif.focalLength, 0.1...100_000, unit: "mm")
         switch pattern {
         case .rggb: return [0, 1, 1, 2]
+        case .grbg: return [1, 0, 2, 1]
+        case .gbrg: return [1, 2, 0, 1]
+        case .bggr: return [2, 1, 1, 0]
         }
     }
 

@@ -75,13 +75,10 @@ extension PixelBuffer {
 extension BayerPattern {
     /// The colour filter over pixel (`x`, `y`): 0 red, 1 green, 2 blue.
     fileprivate func channel(x: Int, y: Int) -> Int {
-        switch self {
-        case .rggb:
-            switch (x.isMultiple(of: 2), y.isMultiple(of: 2)) {
-            case (true, true): 0
-            case (false, false): 2
-            default: 1
-            }
+        switch ((x + redSite.x).isMultiple(of: 2), (y + redSite.y).isMultiple(of: 2)) {
+        case (true, true): 0
+        case (false, false): 2
+        default: 1
         }
     }
 }

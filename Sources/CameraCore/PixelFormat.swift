@@ -4,9 +4,21 @@ public enum YCbCrRange: String, Sendable, Hashable, CaseIterable {
     case video, full
 }
 
-/// The colour filter order of a Bayer mosaic's top-left 2×2 cell.
+/// The colour filter order of a Bayer mosaic's top-left 2×2 cell, row by row.
 public enum BayerPattern: String, Sendable, Hashable, CaseIterable {
-    case rggb
+    case rggb, grbg, gbrg, bggr
+
+    /// The column and row of the red sample in the 2×2 cell; blue is diagonal from it, green on
+    /// the other two. Every order is RGGB shifted by this much: the colour at (x, y) is RGGB's at
+    /// (x + redSite.x, y + redSite.y).
+    public var redSite: (x: Int, y: Int) {
+        switch self {
+        case .rggb: (0, 0)
+        case .grbg: (1, 0)
+        case .gbrg: (0, 1)
+        case .bggr: (1, 1)
+        }
+    }
 }
 
 /// The memory layout of a `PixelBuffer`.
@@ -20,7 +32,8 @@ public enum PixelFormat: Sendable, Hashable {
     /// 8-bit luma only.
     case gray8
     /// Raw sensor samples, one 16-bit little-endian word per pixel holding `significantBits` bits:
-    /// 10 to 12 from a sensor, 16 from a merged bracket (values above the white level kept).
+    /// 8 (widened from a V4L2 camera's bytes) or 10 to 12 from a sensor, 16 from a merged bracket
+    /// (values above the white level kept) or a 16-bit sensor.
     case bayer16(BayerPattern, significantBits: Int)
 
     /// Every format a buffer can have, for listings and tests.
@@ -41,10 +54,14 @@ public enum PixelFormat: Sendable, Hashable {
         }
     }
 
+    /// The significant bits a bayer16 buffer may hold: a sensor's 8 (widened), 10 to 12 or 16, or a merged bracket's 16.
+    public static let bayerBitDepths = [8, 10, 11, 12, 16]
+
     /// The format with this `name`, or nil.
     public init?(name: String) {
         guard let format = PixelFormat.all.first(where: { $0.name == name })
-            ?? [10, 11, 12, 16].lazy.map({ PixelFormat.bayer16(.rggb, significantBits: $0) }).first(where: { $0.name == name })
+            ?? BayerPattern.allCases.lazy.flatMap({ pattern in PixelFormat.bayerBitDepths.map { PixelFormat.bayer16(pattern, significantBits: $0) } })
+                .first(where: { $0.name == name })
         else { return nil }
         self = format
     }
@@ -80,9 +97,9 @@ public enum PixelFormat: Sendable, Hashable {
         case .yuyv422 where !width.isMultiple(of: 2):
             throw .invalidDimensions(width: width, height: height, format: self,
                                      reason: "yuyv422 needs an even width")
-        case .bayer16(_, let bits) where !(10...12).contains(bits) && bits != 16:
+        case .bayer16(_, let bits) where !PixelFormat.bayerBitDepths.contains(bits):
             throw .invalidDimensions(width: width, height: height, format: self,
-                                     reason: "bayer16 holds 10 to 12 significant bits (a sensor) or 16 (a merged bracket), not \(bits)")
+                                     reason: "bayer16 holds 8, 10, 11, 12 or 16 significant bits (16: a merged bracket or a 16-bit sensor), not \(bits)")
         case .bayer16 where !width.isMultiple(of: 2) || !height.isMultiple(of: 2):
             throw .invalidDimensions(width: width, height: height, format: self,
                                      reason: "a Bayer mosaic needs an even width and height")

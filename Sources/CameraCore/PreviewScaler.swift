@@ -57,10 +57,13 @@ public enum PreviewScaler {
             let packed = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             write(into: destination, rows: [packed], channels: [(0, 0, 2), (0, 1, 4), (0, 3, 4)],
                   colour: YCbCrColor(range: .video))
-        case .bayer16(.rggb, let bits):
-            // Even rows hold the red and green sites, odd rows the green and blue.
-            let rows = [0, 1].map { SourceRows<UInt16>(source, plane: 0, destinationHeight: height, firstRow: $0, step: 2) }
-            write(into: destination, rows: rows, channels: [(0, 0, 2), (0, 1, 2), (1, 0, 2), (1, 1, 2)],
+        case .bayer16(let pattern, let bits):
+            // Rows of red and green sites, and rows of green and blue; red and blue diagonal.
+            let (red, other) = (pattern.redSite.x, 1 - pattern.redSite.x)
+            let rows = [pattern.redSite.y, 1 - pattern.redSite.y].map {
+                SourceRows<UInt16>(source, plane: 0, destinationHeight: height, firstRow: $0, step: 2)
+            }
+            write(into: destination, rows: rows, channels: [(0, red, 2), (0, other, 2), (1, red, 2), (1, other, 2)],
                   colour: BayerColor(maximum: (1 << bits) - 1))
         }
     }

@@ -213,15 +213,16 @@ private struct ColorSampler {
         return SIMD3(Double(curve[Int(encoded.red)]), Double(curve[Int(encoded.green)]), Double(curve[Int(encoded.blue)]))
     }
 
-    /// Linear RGB of the bayer16 (RGGB) quad holding pixel (`x`, `y`), or nil when clipped.
+    /// Linear RGB of the bayer16 quad holding pixel (`x`, `y`), or nil when clipped.
     private func quadRGB(x: Int, y: Int) -> SIMD3<Double>? {
-        guard case .bayer16 = buffer.format else { return nil }
-        // The quad's top-left is red, bottom-right blue.
+        guard case .bayer16(let pattern, _) = buffer.format else { return nil }
+        // Red at the pattern's red site, blue diagonal from it, green on the other two.
         let qx = min(x & ~1, buffer.width - 2), qy = min(y & ~1, buffer.height - 2)
+        let (rx, ry) = pattern.redSite
         func sample(_ dx: Int, _ dy: Int) -> Double {
             Double(UInt16(littleEndian: planes[0].loadUnaligned(fromByteOffset: (qy + dy) * strides[0] + (qx + dx) * 2, as: UInt16.self)))
         }
-        let rgb = (SIMD3(sample(0, 0), (sample(1, 0) + sample(0, 1)) / 2, sample(1, 1)) - black) / span
+        let rgb = (SIMD3(sample(rx, ry), (sample(1 - rx, ry) + sample(rx, 1 - ry)) / 2, sample(1 - rx, 1 - ry)) - black) / span
         return rgb.max() >= 250.0 / 255 ? nil : rgb
     }
 }

@@ -1,8 +1,9 @@
 import CameraCore
 
-/// Develops a bayer16 RGGB mosaic into linear Rec. 709: black subtracted, scaled so that the white
+/// Develops a bayer16 mosaic into linear Rec. 709: black subtracted, scaled so that the white
 /// level is 1, white balance and digital gain applied, clipped, demosaiced bilinearly, then the
-/// colour matrix.
+/// colour matrix. Any order is RGGB shifted by its red site (`BayerPattern.redSite`): rows and
+/// columns are read as RGGB's at that offset.
 ///
 /// Clipping: every sample is capped at the neutral white `clipLevel` = digital gain × the smallest
 /// white-balance gain × the calibration's headroom, the level at which the first channel of a grey
@@ -21,7 +22,7 @@ struct BayerDeveloper {
     /// Columns of mirror before and after a row: one is read, eight keep the loads aligned.
     private static let margin = 8
 
-    mutating func develop(_ buffer: PixelBuffer, significantBits: Int, metadata: FrameMetadata,
+    mutating func develop(_ buffer: PixelBuffer, pattern: BayerPattern, significantBits: Int, metadata: FrameMetadata,
                           into image: inout LinearImage) throws(ISPError) {
         guard let calibration = metadata.rawCalibration else { throw .missingRawCalibration(buffer.format) }
         guard calibration.whiteLevel < 1 << significantBits else {
@@ -33,7 +34,8 @@ struct BayerDeveloper {
         let normalisation = Normalisation(
             black: Float(calibration.blackLevel),
             scale: SIMD3(Float(gains.red * unit), Float(gains.green * unit), Float(gains.blue * unit)),
-            clip: Float(metadata.digitalGain * min(gains.red, gains.green, gains.blue) * calibration.headroom))
+            clip: Float(metadata.digitalGain * min(gains.red, gains.green, gains.blue) * calibration.headroom),
+            red: pattern.redSite)
         (image.clipLevel, image.headroom) = (normalisation.clip, Float(calibration.headroom))
         let matrix = ColorMatrix(calibration.colorMatrix)
         rowLength = image.stride + 2 * BayerDeveloper.margin
@@ -53,7 +55,8 @@ struct BayerDeveloper {
                     if y + 1 < height && y >= 1 { normalise(y + 1) }
                     let above = slot(y == 0 ? min(1, height - 1) : y - 1)
                     let below = slot(y + 1 < height ? y + 1 : max(height - 2, 0))
-                    BayerDeveloper.demosaicRow(above: above, center: slot(y), below: below, evenRow: y.isMultiple(of: 2),
+                    BayerDeveloper.demosaicRow(above: above, center: slot(y), below: below,
+                                               redRow: (y + pattern.redSite.y).isMultiple(of: 2), redColumns: normalisation.redColumns,
                                                matrix: matrix, into: planes, at: y * planes.stride, count: planes.stride)
                 }
             }
@@ -61,20 +64,22 @@ struct BayerDeveloper {
         image.fillPadding()
     }
 
-    /// Bilinear RGGB interpolation and the colour matrix for one row, eight pixels at a time.
+    /// Bilinear interpolation and the colour matrix for one row, eight pixels at a time: a row of
+    /// red and green sites when `redRow`, else of green and blue; `redColumns` marks the lanes in
+    /// the red sites' columns.
     private static func demosaicRow(above: UnsafePointer<Float>, center: UnsafePointer<Float>, below: UnsafePointer<Float>,
-                                    evenRow: Bool, matrix: ColorMatrix, into planes: LinearImage.MutablePlanes, at offset: Int,
-                                    count: Int) {
-        let even = SIMD8<Float>(1, 0, 1, 0, 1, 0, 1, 0), odd = 1 - even
+                                    redRow: Bool, redColumns: SIMD8<Float>, matrix: ColorMatrix,
+                                    into planes: LinearImage.MutablePlanes, at offset: Int, count: Int) {
+        let even = redColumns, odd = 1 - even
         for x in Swift.stride(from: 0, to: count, by: 8) {
             let own = load(center + x)
             let horizontal = (load(center + x - 1) + load(center + x + 1)) * 0.5
             let vertical = (load(above + x) + load(below + x)) * 0.5
             let cross = (horizontal + vertical) * 0.5
             let diagonal = (load(above + x - 1) + load(above + x + 1) + load(below + x - 1) + load(below + x + 1)) * 0.25
-            // Even rows are R G R G …, odd rows G B G B …; `even` marks the even columns.
+            // Red rows are R G R G …, the others G B G B …; `even` marks the red sites' columns.
             let r, g, b: SIMD8<Float>
-            if evenRow {
+            if redRow {
                 (r, g, b) = (own * even + horizontal * odd, cross * even + own * odd, diagonal * even + vertical * odd)
             } else {
                 (r, g, b) = (vertical * even + diagonal * odd, own * even + cross * odd, horizontal * even + own * odd)
@@ -110,14 +115,20 @@ private struct Normalisation {
     /// Per channel (red, green, blue): white balance × digital gain / (white − black).
     let scale: SIMD3<Float>
     let clip: Float
+    /// The mosaic's red site in its 2×2 cell.
+    let red: (x: Int, y: Int)
+
+    /// 1 in the lanes of eight pixels from an even column that are in the red sites' columns.
+    var redColumns: SIMD8<Float> {
+        red.x == 0 ? SIMD8(1, 0, 1, 0, 1, 0, 1, 0) : SIMD8(0, 1, 0, 1, 0, 1, 0, 1)
+    }
 
     /// Normalises mosaic row `y` (`width` samples) into `row`, then mirrors it into the margin
     /// and out to `stride` + 1.
     func row(_ source: UnsafePointer<UInt8>, y: Int, width: Int, stride: Int, into row: UnsafeMutablePointer<Float>) {
-        let even = SIMD8<Float>(1, 0, 1, 0, 1, 0, 1, 0)
-        // R G on even rows, G B on odd rows.
-        let (first, second) = y.isMultiple(of: 2) ? (scale.x, scale.y) : (scale.y, scale.z)
-        let scales = SIMD8<Float>(repeating: second) + (first - second) * even
+        // R G on red rows, G B on the others: `first` is the scale of the red sites' columns.
+        let (first, second) = (y + red.y).isMultiple(of: 2) ? (scale.x, scale.y) : (scale.y, scale.z)
+        let scales = SIMD8<Float>(repeating: second) + (first - second) * redColumns
         let black = SIMD8<Float>(repeating: black)
         let samples = UnsafeRawPointer(source)
         for x in Swift.stride(from: 0, to: width, by: 8) {

@@ -29,8 +29,8 @@ public struct ImagePipeline: Sendable {
     /// Develops `frame` into `developed`. A bayer16 frame needs `metadata.rawCalibration`.
     public mutating func develop(_ frame: Frame) throws(ISPError) {
         switch frame.buffer.format {
-        case .bayer16(_, let bits):
-            try bayer.develop(frame.buffer, significantBits: bits, metadata: frame.metadata, into: &developed)
+        case .bayer16(let pattern, let bits):
+            try bayer.develop(frame.buffer, pattern: pattern, significantBits: bits, metadata: frame.metadata, into: &developed)
         case .bgra8, .nv12, .yuyv422, .gray8:
             ProcessedFrameDecoder.decode(frame.buffer, into: &developed)
         }

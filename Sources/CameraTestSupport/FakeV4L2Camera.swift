@@ -28,7 +28,7 @@ public final class FakeV4L2Camera: Sendable {
     /// gain; the default scene is one the camera's default exposure clips.
     public static let dimLight = 0.0016
 
-    /// A camera at `path` offering `formats` ("YUYV", "MJPG", or both comma-separated, in the
+    /// A camera at `path` offering `formats` (any of "YUYV", "MJPG" and "RG10" comma-separated, in the
     /// order ENUM_FMT lists them), filming a scene of `light` (nil: the shim's default), plugged in.
     public init(path: String = "/dev/video0", formats: String = "YUYV,MJPG", light: Double? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fake-v4l2-\(UUID().uuidString)", isDirectory: true)

@@ -91,14 +91,12 @@ struct ScriptedV4L2Device: @unchecked Sendable {
     /// (NV12's chroma rows as long as its luma rows); MJPEG, compressed, has no rows and room
     /// for any JPEG of the size, as UVC's `sizeimage` gives.
     static func imageFormat(_ size: PixelSize, _ code: FourCC, rowPadding: Int) -> V4L2ImageFormat {
-        switch code {
-        case .yuyv, .nv12, .grey:
-            let bytesPerLine = size.width * (code == .yuyv ? 2 : 1) + rowPadding
-            let rows = code == .nv12 ? size.height * 3 / 2 : size.height
-            return V4L2ImageFormat(size: size, code: code, bytesPerLine: bytesPerLine, imageByteCount: bytesPerLine * rows)
-        default:
+        guard !code.isJPEG else {
             return V4L2ImageFormat(size: size, code: code, bytesPerLine: 0, imageByteCount: size.width * size.height * 2)
         }
+        let bytesPerLine = size.width * code.bytesPerPixel + rowPadding
+        let rows = code == .nv12 ? size.height * 3 / 2 : size.height
+        return V4L2ImageFormat(size: size, code: code, bytesPerLine: bytesPerLine, imageByteCount: bytesPerLine * rows)
     }
 
     /// Fills buffer `index` with a frame of the grey card as the exposure and gain now make it,
@@ -125,10 +123,20 @@ struct ScriptedV4L2Device: @unchecked Sendable {
         return encoded.count
     }
 
-    /// Rows of YUYV, NV12 or GREY; returns the whole frame's bytes.
+    /// Rows of YUYV, NV12 or GREY, or Bayer's test pattern; returns the whole frame's bytes.
     private func renderRows(_ luma: UInt8, into bytes: UnsafeMutableRawBufferPointer) -> Int {
         bytes.initializeMemory(as: UInt8.self, repeating: Self.paddingByte)
         let (width, height, bytesPerLine) = (format.size.width, format.size.height, format.bytesPerLine)
+        if case .bayer16(_, let bits) = format.code.pixelFormat {
+            for y in 0..<height {
+                let row = (0..<width).flatMap { x in
+                    let sample = ScriptedV4L2Driver.bayerSample(x: x, y: y, significantBits: bits)
+                    return bits == 8 ? [UInt8(sample)] : [UInt8(truncatingIfNeeded: sample), UInt8(sample >> 8)]
+                }
+                row.withUnsafeBytes { (bytes.baseAddress! + y * bytesPerLine).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
+            return format.imageByteCount
+        }
         func fillRows(_ rows: Range<Int>, _ row: [UInt8]) {
             row.withUnsafeBytes { row in
                 for index in rows { (bytes.baseAddress! + index * bytesPerLine).copyMemory(from: row.baseAddress!, byteCount: row.count) }

@@ -6,7 +6,8 @@ import Dispatch
 /// A V4L2 driver for tests, in the kernel's place: it answers every request as the kernel
 /// documents, modelled on the vivid driver — YUYV, NV12, GREY and MJPEG (real JPEGs, encoded by
 /// CameraCodecs) at 640x480 and 1280x720, 30 and 15 fps, the camera controls with UVC-like
-/// ranges — and films a grey card whose level follows the exposure time and gain controls. Rows
+/// ranges — and films a grey card whose level follows the exposure time and gain controls; in
+/// its Bayer formats (`bayerFormats`) it sends a test pattern instead (`bayerSample`). Rows
 /// may be padded (`rowPadding`), as drivers that align them do.
 ///
 /// Tests read the requests made (`log`, one line each: "VIDIOC_S_CTRL gain=32") and inject the
@@ -35,6 +36,13 @@ public final class ScriptedV4L2Driver: V4L2Driver {
         V4L2FormatDescription(code: .nv12, name: "Y/UV 4:2:0"),
         V4L2FormatDescription(code: .grey, name: "8-bit Greyscale"),
         V4L2FormatDescription(code: .mjpeg, name: "Motion-JPEG", isCompressed: true),
+    ]
+    /// vivid's Bayer formats in RGGB order, unpacked: 8 bits, and 10, 12 and 16 in 16-bit words.
+    public static let bayerFormats = [
+        V4L2FormatDescription(code: .srggb8, name: "8-bit Bayer RGRG/GBGB"),
+        V4L2FormatDescription(code: .srggb10, name: "10-bit Bayer RGRG/GBGB"),
+        V4L2FormatDescription(code: .srggb12, name: "12-bit Bayer RGRG/GBGB"),
+        V4L2FormatDescription(code: .srggb16, name: "16-bit Bayer RGRG/GBGB"),
     ]
     /// vivid's webcam sizes.
     public static let standardSizes = [PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720)]
@@ -155,6 +163,13 @@ public final class ScriptedV4L2Driver: V4L2Driver {
     public static func luma(exposureUnits: Int32, gain: Int32) -> UInt8 {
         let linear = 0.18 * (Double(exposureUnits) / 250) * (1 + Double(gain) / 255 * 15)
         return UInt8(16 + (219 * min(linear, 1)).rounded())
+    }
+
+    /// The Bayer test pattern's sample at (`x`, `y`) in a frame of `significantBits`: a ramp,
+    /// wrapped at the bit depth, that differs between neighbours across and down and sets every
+    /// bit somewhere, so that a copy which shifts rows, takes their padding or loses bits shows.
+    public static func bayerSample(x: Int, y: Int, significantBits: Int) -> UInt16 {
+        UInt16((x * 7 + y * 131) & ((1 << significantBits) - 1))
     }
 
     // MARK: V4L2Driver

@@ -132,6 +132,7 @@ public final class V4L2Camera: CaptureDevice {
             state.requested = wanted
             state.flicker = controls.flicker
             state.exposureBias = controls.exposureBias
+            state.whiteBalance = controls.whiteBalance
             guard let stream = state.stream else { return }
             for id in self.controls.driven {
                 guard let value = wanted[id], state.controls.requested[id] != value else { continue }
@@ -140,13 +141,20 @@ public final class V4L2Camera: CaptureDevice {
         }
     }
 
-    /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken with.
+    /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken
+    /// with; a raw frame with the calibration V4L2 cameras are assumed to have and the white
+    /// balance last applied, which its development applies (the camera's own white balance is in
+    /// its processed formats only).
     private func frame(_ buffer: PixelBuffer, _ filled: V4L2FilledBuffer) -> Frame {
         state.withLock { state in
             let sequence = state.sequenceBase + UInt64(filled.sequence)
             state.nextSequence = sequence + 1
             var metadata = controls.metadata(state.controls.values(forFrame: sequence), flicker: state.flicker)
             metadata.exposureBias = state.exposureBias
+            if case .bayer16(_, let bits) = buffer.format {
+                metadata.rawCalibration = RawCalibration.v4l2(significantBits: bits)
+                metadata.whiteBalanceGains = state.whiteBalance
+            }
             return Frame(buffer: buffer, presentationTime: MediaTime(value: filled.timestampMicroseconds, timescale: 1_000_000),
                          sequenceNumber: sequence, metadata: metadata)
         }
@@ -174,6 +182,8 @@ extension V4L2Camera {
         var requested: [V4L2ControlID: Int32] = [:]
         var flicker = FlickerMode.off
         var exposureBias = 0.0
+        /// The white-balance gains the last `apply` asked for: raw frames are developed with them.
+        var whiteBalance = WhiteBalanceGains.unity
         /// The sequence number of the stream's first frame: the driver counts from 0 at each STREAMON.
         var sequenceBase: UInt64 = 0
         var nextSequence: UInt64 = 0

@@ -67,18 +67,22 @@ public struct V4L2ControlSet: Sendable, Hashable {
         ranges[.exposureAuto] == nil || exposureMode != nil ? ranges[.exposureTimeAbsolute] : nil
     }
 
-    /// The sensor and lens controls' ranges, with CameraSun's own exposure bias.
+    /// The sensor and lens controls' ranges, with CameraSun's own exposure bias, and the steps
+    /// exposure time and gain are set in: a bracket's exposures land on them, so that its frames'
+    /// metadata (the values the controls took) shows the exposures it holds.
     public var capabilities: DeviceCapabilities {
         let exposure = exposureTime.map {
             (Double(max($0.minimum, 1)) / Self.exposureStepsPerSecond)...(Double($0.maximum) / Self.exposureStepsPerSecond)
         }
+        let gainStep = ranges[.gain].map { $0.maximum > $0.minimum ? Double($0.step) * (Self.maximumAnalogueGain - 1) / Double($0.maximum - $0.minimum) : 0 }
         return DeviceCapabilities(
             exposureDuration: exposure ?? Self.fixedExposureDuration...Self.fixedExposureDuration,
             analogueGain: ranges[.gain].map { $0.maximum > $0.minimum ? 1...Self.maximumAnalogueGain : 1...1 } ?? 1...1,
             baseISO: Self.baseISO, exposureBias: -4...4,
             zoomFactor: zoomRange.map { 1...(Double($0.maximum) / Double($0.minimum)) } ?? 1...1,
             lensPosition: ranges[.focusAbsolute].map { $0.maximum > $0.minimum ? 0...1 : 1...1 } ?? 1...1,
-            hasTorch: false, hasFlash: false)
+            hasTorch: false, hasFlash: false,
+            exposureDurationStep: exposureTime.map { Double($0.step) / Self.exposureStepsPerSecond } ?? 0, analogueGainStep: gainStep ?? 0)
     }
 
     /// The zoom control, when its units allow a factor (a positive minimum).

@@ -5,7 +5,7 @@ import CameraSystem
 /// The formats a node offers, as CameraSun's `DeviceFormat`s: every pixel format CameraSun can
 /// take (VIDIOC_ENUM_FMT), in each size (VIDIOC_ENUM_FRAMESIZES), at each frame rate
 /// (VIDIOC_ENUM_FRAMEINTERVALS), with the code each comes from. Codes CameraSun cannot take (H.264,
-/// Bayer) are skipped, and so are sizes without a frame rate and a second code that becomes the
+/// packed Bayer) are skipped, and so are sizes without a frame rate and a second code that becomes the
 /// same buffer format (JPEG after MJPEG).
 struct V4L2FormatCatalog: Sendable, Hashable {
     /// The node's formats in the driver's order.
@@ -35,16 +35,18 @@ struct V4L2FormatCatalog: Sendable, Hashable {
     }
 
     /// The format a camera starts in: the largest that reaches 30 fps, else the largest; of two
-    /// that large, one copied rather than decoded from JPEG.
+    /// that large, one copied rather than decoded from JPEG, and either rather than raw Bayer
+    /// (developed frame by frame, and not recorded).
     var preferred: DeviceFormat? {
         let fluent = formats.filter { $0.maximumFrameRate >= 30 }
         return (fluent.isEmpty ? formats : fluent).max { lower, higher in
-            (lower.size.pixelCount, isDecoded(lower) ? 0 : 1) < (higher.size.pixelCount, isDecoded(higher) ? 0 : 1)
+            (lower.size.pixelCount, rank(lower)) < (higher.size.pixelCount, rank(higher))
         }
     }
 
-    /// Whether frames of `format` come as JPEG images.
-    private func isDecoded(_ format: DeviceFormat) -> Bool {
-        codes[format.pixelFormat]?.isJPEG ?? false
+    /// How a format of the same size ranks to start in: copied 2, decoded from JPEG 1, raw 0.
+    private func rank(_ format: DeviceFormat) -> Int {
+        if case .bayer16 = format.pixelFormat { return 0 }
+        return codes[format.pixelFormat]?.isJPEG == true ? 1 : 2
     }
 }

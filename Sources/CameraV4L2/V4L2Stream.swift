@@ -124,7 +124,7 @@ final class V4L2Stream: Sendable {
     /// S_FMT: the driver must take the size and code as asked, with rows long enough (a JPEG has none).
     private static func setFormat(_ wanted: DeviceFormat, code: FourCC, on node: any V4L2Node) throws(CaptureError) -> V4L2ImageFormat {
         let answer = try kernel { () throws(SystemCallError) in try node.setFormat(V4L2ImageFormat(size: wanted.size, code: code)) }
-        let rowLength = code.isJPEG ? 0 : wanted.size.width * (code == .yuyv ? 2 : 1)
+        let rowLength = wanted.size.width * code.bytesPerPixel
         guard answer.size == wanted.size, answer.code == code, answer.bytesPerLine >= rowLength else {
             throw .invalidConfiguration("\(node.path) offers \(wanted.size) \(code) but set \(answer.size) \(answer.code) "
                 + "with rows of \(answer.bytesPerLine) bytes — choose another of its formats")

@@ -140,7 +140,7 @@ struct PixelBufferLayoutTests {
     func bitDepthCheckedFirst() {
         #expect(throws: PixelBufferError.invalidDimensions(
             width: 3, height: 3, format: .bayer16(.rggb, significantBits: 14),
-            reason: "bayer16 holds 10 to 12 significant bits (a sensor) or 16 (a merged bracket), not 14")) {
+            reason: "bayer16 holds 8, 10, 11, 12 or 16 significant bits (16: a merged bracket or a 16-bit sensor), not 14")) {
             try PixelBuffer(format: .bayer16(.rggb, significantBits: 14), width: 3, height: 3)
         }
     }

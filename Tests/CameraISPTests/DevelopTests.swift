@@ -14,6 +14,22 @@ struct DevelopTests {
         #expect(abs(pixel.y - 118) <= 2 && pixel.x == pixel.y && pixel.z == pixel.y, "\(pixel)")
     }
 
+    @Test("each Bayer order develops a smooth colour gradient to its true colours", arguments: BayerPattern.allCases)
+    func orders(pattern: BayerPattern) throws {
+        // Bilinear interpolation is exact on a linear gradient, so inside the edges only rounding is left.
+        func truth(_ x: Int, _ y: Int) -> SIMD3<Double> { SIMD3(0.2 + 0.01 * Double(x), 0.5, 0.7 - 0.01 * Double(y)) }
+        var pipeline = ImagePipeline()
+        try pipeline.develop(SyntheticFrames.raw(width: 32, height: 24, pattern: pattern, camera: truth))
+        var worst: Float = 0
+        for y in 1..<23 {
+            for x in 1..<31 {
+                let error = pipeline.developed[x, y] - SIMD3<Float>(truth(x, y))
+                worst = max(worst, error.max(), -error.min())
+            }
+        }
+        #expect(worst < 0.001, "\(pattern): off by \(worst)")
+    }
+
     @Test("a frame at the black level renders black, whatever the lift")
     func blackLevel() throws {
         var pipeline = ImagePipeline()

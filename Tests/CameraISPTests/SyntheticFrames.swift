@@ -5,17 +5,17 @@ import CameraCore
 enum SyntheticFrames {
     static let calibration = RawCalibration(blackLevel: 64, whiteLevel: 4095)
 
-    /// A 12-bit RGGB mosaic whose camera RGB (black-subtracted, 1 = white level, before white
-    /// balance) at each pixel is `camera(x, y)`; values at or above 1 are written at the white level.
-    static func raw(width: Int, height: Int, calibration: RawCalibration? = calibration,
+    /// A 12-bit mosaic in `pattern` whose camera RGB (black-subtracted, 1 = white level, before
+    /// white balance) at each pixel is `camera(x, y)`; values at or above 1 are written at the white level.
+    static func raw(width: Int, height: Int, pattern: BayerPattern = .rggb, calibration: RawCalibration? = calibration,
                     gains: WhiteBalanceGains = .unity, digitalGain: Double = 1,
                     camera: (_ x: Int, _ y: Int) -> SIMD3<Double>) throws -> Frame {
-        let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: 12), width: width, height: height)
+        let buffer = try PixelBuffer(format: .bayer16(pattern, significantBits: 12), width: width, height: height)
         let levels = calibration ?? SyntheticFrames.calibration
         for y in 0..<height {
             for x in 0..<width {
                 let rgb = camera(x, y)
-                let value = switch (x.isMultiple(of: 2), y.isMultiple(of: 2)) {
+                let value = switch ((x + pattern.redSite.x).isMultiple(of: 2), (y + pattern.redSite.y).isMultiple(of: 2)) {
                 case (true, true): rgb.x
                 case (false, false): rgb.z
                 default: rgb.y

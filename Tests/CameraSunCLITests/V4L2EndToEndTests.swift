@@ -149,6 +149,23 @@ struct V4L2EndToEndTests {
         #expect(ids?.contains("/dev/video0") == false, "\(unplugged)")
     }
 
+    @Test("a camera offering only RG10 Bayer: devices --json lists it as bayer16-rggb10, and photo develops its raw frames into a 640×480 photo")
+    func rawBayer() async throws {
+        let camera = try FakeV4L2Camera(formats: "RG10", light: FakeV4L2Camera.dimLight)
+        let listed = try await CameraSunBinary.run(["devices", "--json"], environment: camera.environment)
+        let device = try #require((try listed.jsonObject()["devices"] as? [[String: Any]])?.first, "\(listed)")
+        let formats = try #require(device["formats"] as? [[String: Any]])
+        #expect(formats.compactMap { $0["pixelFormat"] as? String } == ["bayer16-rggb10"], "\(formats)")
+        try await withScratchDirectory { library in
+            let result = try await CameraSunBinary.run(["photo"] + Self.source + ["--library", library.path, "--json"],
+                                                       environment: camera.environment)
+            #expect(result.exitCode == 0, "\(result)")
+            let asset = try #require((try result.jsonObject()["assets"] as? [[String: Any]])?.first, "\(result)")
+            #expect(jsonNumber(asset["width"]) == 640 && jsonNumber(asset["height"]) == 480)
+        }
+        try Self.expectReleased(camera.log())
+    }
+
     @Test("without --source, serve opens the first V4L2 camera that opens; with none there, the simulated camera")
     func defaultSource() async throws {
         let camera = try FakeV4L2Camera()

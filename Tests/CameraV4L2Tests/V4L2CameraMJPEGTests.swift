@@ -80,7 +80,8 @@ struct V4L2CameraMJPEGTests {
         let h264 = V4L2FormatDescription(code: FourCC(rawValue: 0x3436_3248), name: "H.264", isCompressed: true)
         #expect(h264.code.description == "H264")
         #expect(throws: CaptureError.invalidConfiguration("/dev/video0 (Scripted vivid camera) offers no format CameraSun can take "
-                + "(YUYV, NV12, GREY, MJPG or JPEG) — choose another camera")) {
+                + "(YUYV, NV12, GREY, MJPG, JPEG, RGGB, GRBG, GBRG, BA81, RG10, BA10, GB10, BG10, RG12, BA12, GB12, BG12, RG16, GR16, "
+                + "GB16 or BYR2; Bayer unpacked only, not packed MIPI formats such as pRAA) — choose another camera")) {
             try V4L2Camera(path: "/dev/video0", driver: ScriptedV4L2Driver(formats: [h264]))
         }
     }

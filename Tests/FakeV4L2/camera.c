@@ -75,7 +75,7 @@ int32_t control_value(const struct control *control) {
     return control->pending_count ? control->pending[control->pending_count - 1].value : control->value;
 }
 
-/* A buffer's length for frames of `code`: a whole YUYV frame, or the largest JPEG of one. */
+/* A buffer's length for frames of `code`: a whole YUYV or RG10 frame, or the largest JPEG of one. */
 size_t frame_buffer_size(uint32_t code) {
     return code == V4L2_PIX_FMT_MJPEG ? tjBufSize(WIDTH, HEIGHT, TJSAMP_422) : (size_t)WIDTH * HEIGHT * 2;
 }
@@ -131,9 +131,10 @@ void configure_camera(void) {
 
     const char *formats = getenv("FAKE_V4L2_FORMATS");
     if (!formats || !*formats) formats = "YUYV,MJPG";
-    for (const char *cursor = formats; *cursor && camera.format_count < 2;) {
+    for (const char *cursor = formats; *cursor && camera.format_count < 3;) {
         if (strncmp(cursor, "YUYV", 4) == 0) camera.formats[camera.format_count++] = V4L2_PIX_FMT_YUYV;
         else if (strncmp(cursor, "MJPG", 4) == 0) camera.formats[camera.format_count++] = V4L2_PIX_FMT_MJPEG;
+        else if (strncmp(cursor, "RG10", 4) == 0) camera.formats[camera.format_count++] = V4L2_PIX_FMT_SRGGB10;
         const char *comma = strchr(cursor, ',');
         if (!comma) break;
         cursor = comma + 1;

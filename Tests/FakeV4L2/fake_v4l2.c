@@ -5,7 +5,8 @@
  * /dev/video0) as the kernel's V4L2 core and videobuf2 document them, and hands every other
  * call to libc (dlsym RTLD_NEXT). The camera is a UVC-like webcam:
  *
- *   formats     YUYV and MJPEG (libjpeg-turbo, 4:2:2), 640x480, at 30 or 15 fps
+ *   formats     YUYV, MJPEG (libjpeg-turbo, 4:2:2) and RG10 (10-bit RGGB Bayer in 16-bit words,
+ *               the scene's linear light at every site), 640x480, at 30 or 15 fps
  *   controls    exposure_auto (menu: 1 manual, 3 aperture priority; default 3),
  *               exposure_time_absolute (100 µs units, 1…5000, default 166; refused with EACCES
  *               unless exposure_auto is manual), gain (0…255, default 0),
@@ -22,8 +23,8 @@
  *
  * The environment:
  *   FAKE_V4L2_PATH     the node it fakes (default /dev/video0)
- *   FAKE_V4L2_FORMATS  the pixel formats it offers, in ENUM_FMT order: "YUYV", "MJPG" or both
- *                      comma-separated (default "YUYV,MJPG")
+ *   FAKE_V4L2_FORMATS  the pixel formats it offers, in ENUM_FMT order: any of "YUYV", "MJPG"
+ *                      and "RG10", comma-separated (default "YUYV,MJPG")
  *   FAKE_V4L2_LIGHT    the scene's mean light per 100 µs of exposure at gain ×1, as a fraction
  *                      of full scale (default 0.02: the default exposure clips it, as a webcam
  *                      facing a window; 0.0016 needs 33 ms and gain)

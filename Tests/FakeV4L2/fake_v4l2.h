@@ -91,7 +91,7 @@ struct camera {
     /* The scene's mean light, as a fraction of full scale, per 100 µs of exposure at gain ×1. */
     double light_per_exposure_unit;
     int log_fd;
-    uint32_t formats[2];
+    uint32_t formats[3];
     unsigned format_count;
 
     int plugged;

@@ -24,7 +24,8 @@ static void describe_format(struct v4l2_pix_format *pix, uint32_t code) {
     pix->field = V4L2_FIELD_NONE;
     pix->bytesperline = code == V4L2_PIX_FMT_MJPEG ? 0 : WIDTH * 2;
     pix->sizeimage = (uint32_t)frame_buffer_size(code);
-    pix->colorspace = code == V4L2_PIX_FMT_MJPEG ? V4L2_COLORSPACE_JPEG : V4L2_COLORSPACE_SRGB;
+    pix->colorspace = code == V4L2_PIX_FMT_MJPEG ? V4L2_COLORSPACE_JPEG : code == V4L2_PIX_FMT_SRGGB10 ? V4L2_COLORSPACE_RAW
+                                                                                                  : V4L2_COLORSPACE_SRGB;
 }
 
 /* G_FMT, TRY_FMT and S_FMT: the size is always 640x480; a format not offered becomes the first. */
@@ -246,7 +247,7 @@ static int enumerate_format(struct v4l2_fmtdesc *description) {
     uint32_t code = camera.formats[description->index];
     memset(description->description, 0, sizeof description->description);
     snprintf((char *)description->description, sizeof description->description, "%s",
-             code == V4L2_PIX_FMT_MJPEG ? "Motion-JPEG" : "YUYV 4:2:2");
+             code == V4L2_PIX_FMT_MJPEG ? "Motion-JPEG" : code == V4L2_PIX_FMT_SRGGB10 ? "10-bit Bayer RGRG/GBGB" : "YUYV 4:2:2");
     description->flags = code == V4L2_PIX_FMT_MJPEG ? V4L2_FMT_FLAG_COMPRESSED : 0;
     description->pixelformat = code;
     description->mbus_code = 0;

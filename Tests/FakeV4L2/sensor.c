@@ -1,6 +1,6 @@
 /*
  * sensor.c — the fake camera's frames: the scene, the controls as they land on the frames,
- * rendering in YUYV or MJPEG, and the frame clock.
+ * rendering in YUYV, MJPEG or RG10, and the frame clock.
  */
 
 #include "fake_v4l2.h"
@@ -32,7 +32,7 @@ static uint8_t encoded(double light) {
 
 /* Renders the scene at `light` into `camera.frame` in the current format, unless it holds that. */
 static void render(double light) {
-    long key = lround(light * 1e6) * 2 + (camera.pixel_format == V4L2_PIX_FMT_MJPEG);
+    long key = lround(light * 1e6) * 4 + (camera.pixel_format == V4L2_PIX_FMT_MJPEG ? 1 : camera.pixel_format == V4L2_PIX_FMT_SRGGB10 ? 2 : 0);
     if (key == camera.frame_key) return;
     uint8_t code[TEXTURE_LIMIT];
     for (int relative = 0; relative < TEXTURE_LIMIT; relative++) code[relative] = encoded(light * relative / TEXTURE_ONE);
@@ -48,6 +48,16 @@ static void render(double light) {
                                     TJFLAG_NOREALLOC) != 0)
             length = 0;
         camera.frame_bytes = length;
+    } else if (camera.pixel_format == V4L2_PIX_FMT_SRGGB10) {
+        /* A raw sensor's mosaic of the grey scene: every site, red, green or blue, the same linear
+         * 10-bit value on a black level of 0, clipped at 1023 (little-endian words, as this host's). */
+        uint16_t *samples = (uint16_t *)camera.frame;
+        for (int y = 0; y < HEIGHT; y++)
+            for (int x = 0; x < WIDTH; x++) {
+                double value = light * camera.texture[y][x] / TEXTURE_ONE;
+                samples[y * WIDTH + x] = value >= 1 ? 1023 : (uint16_t)lround(1023 * value);
+            }
+        camera.frame_bytes = (size_t)WIDTH * HEIGHT * 2;
     } else {
         for (int pixel = 0; pixel < WIDTH * HEIGHT; pixel += 2) {
             uint8_t *out = camera.frame + pixel * 2;

@@ -3,7 +3,7 @@ import CameraCore
 /// One raw frame of a bracket, with what the merge needs to put it on the reference's scale: its
 /// levels, its total exposure and its noise.
 public struct BracketFrame: Sendable {
-    /// The mosaic: bayer16 RGGB, one sample per pixel.
+    /// The mosaic: bayer16, one sample per pixel.
     public var buffer: PixelBuffer
     /// The frame's black and white levels (its colour matrix is not used by the merge).
     public var calibration: RawCalibration

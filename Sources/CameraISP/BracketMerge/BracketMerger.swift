@@ -33,14 +33,14 @@ public struct BracketMerger: Sendable {
 
     /// Aligns `frames` to `frames[reference]` (the 0 EV frame) and merges them.
     public func merge(_ frames: [BracketFrame], reference: Int) throws(BracketMergeError) -> MergedRaw {
-        try BracketMerger.validate(frames, reference: reference)
+        let pattern = try BracketMerger.validate(frames, reference: reference)
         let referenceExposure = frames[reference].exposure
         let scales = frames.map { FrameScale($0, referenceExposure: referenceExposure) }
         let shifts = align(frames, scales: scales, reference: reference)
         let encoding = MergedEncoding(headroom: max(1, scales.map(\.ratio).max()!))
         let buffer: PixelBuffer
         do {
-            buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: 16),
+            buffer = try PixelBuffer(format: .bayer16(pattern, significantBits: 16),
                                      width: frames[reference].buffer.width, height: frames[reference].buffer.height)
         } catch {
             fatalError("a merged frame has the size of a valid bayer16 frame: \(error)")
@@ -68,7 +68,9 @@ public struct BracketMerger: Sendable {
         }
     }
 
-    private static func validate(_ frames: [BracketFrame], reference: Int) throws(BracketMergeError) {
+    /// Throws unless `frames` are bayer16 mosaics of one format and size with positive exposures;
+    /// returns their Bayer order.
+    private static func validate(_ frames: [BracketFrame], reference: Int) throws(BracketMergeError) -> BayerPattern {
         guard frames.count >= 2 else { throw .tooFewFrames(count: frames.count) }
         guard frames.count <= 8 else { throw .tooManyFrames(count: frames.count) }
         guard frames.indices.contains(reference) else { throw .referenceOutOfRange(index: reference, count: frames.count) }
@@ -85,5 +87,7 @@ public struct BracketMerger: Sendable {
             }
             guard frame.exposure > 0, frame.exposure.isFinite else { throw .invalidExposure(frame: index, exposure: frame.exposure) }
         }
+        guard case .bayer16(let pattern, _) = first.format else { throw .notBayer(frame: reference, format: first.format) }
+        return pattern
     }
 }

@@ -1,6 +1,6 @@
 import CameraCore
 
-/// The luminance a bracket frame's alignment compares: one value per 2×2 RGGB cell, the mean of its
+/// The luminance a bracket frame's alignment compares: one value per 2×2 Bayer cell, the mean of its
 /// four samples in reference units, each sample capped at `ceiling`.
 ///
 /// The ceiling is the lower of the two compared frames' clip levels, so a highlight that clips in

@@ -2,7 +2,8 @@ import CameraCore
 
 /// The per-cell merge: for each 2×2 RGGB cell of the reference, the inverse-variance weighted mean
 /// of the reference and every frame whose aligned cell passes the ghost test, sample by sample,
-/// clipped samples left out. The four samples of a cell travel together as one SIMD4 (R, G, G, B).
+/// clipped samples left out. The four samples of a cell travel together as one SIMD4 (in the
+/// mosaic's order: each is weighed alone, so the order does not matter).
 ///
 /// Weights come from each frame's noise at the reference's value (its clip level where it is
 /// clipped), so that a sample's own noise does not weight it. Where no unclipped sample is left,

@@ -7,7 +7,7 @@ import CameraCore
 /// white in reference units (4.0 for a −2 EV frame against 0 EV). The black level is a pedestal of
 /// 1/16 of the white, so noise below black in the shadows is kept rather than clipped at zero.
 public struct MergedRaw: Sendable {
-    /// The merged mosaic: bayer16 RGGB, 16 significant bits.
+    /// The merged mosaic: bayer16 in the reference's order, 16 significant bits.
     public let buffer: PixelBuffer
     /// Black = the pedestal, white = the reference's white level; the reference's colour matrix.
     public let calibration: RawCalibration
