@@ -98,11 +98,7 @@ struct V4L2EndToEndTests {
     func photo() async throws {
         let camera = try FakeV4L2Camera(light: FakeV4L2Camera.dimLight)
         try await withScratchDirectory { library in
-            let result = try await CameraSunBinary.run(["photo"] + Self.source + ["--library", library.path, "--json"],
-                                                       environment: camera.environment)
-            #expect(result.exitCode == 0, "\(result)")
-            let asset = try #require((try result.jsonObject()["assets"] as? [[String: Any]])?.first, "\(result)")
-            #expect(jsonNumber(asset["width"]) == 640 && jsonNumber(asset["height"]) == 480)
+            let asset = try await Self.photo(on: camera, into: library)
             let path = try #require(asset["path"] as? String)
             let tags = try #require(try exiftool([path])[path])
 
@@ -156,13 +152,7 @@ struct V4L2EndToEndTests {
         let device = try #require((try listed.jsonObject()["devices"] as? [[String: Any]])?.first, "\(listed)")
         let formats = try #require(device["formats"] as? [[String: Any]])
         #expect(formats.compactMap { $0["pixelFormat"] as? String } == ["bayer16-rggb10"], "\(formats)")
-        try await withScratchDirectory { library in
-            let result = try await CameraSunBinary.run(["photo"] + Self.source + ["--library", library.path, "--json"],
-                                                       environment: camera.environment)
-            #expect(result.exitCode == 0, "\(result)")
-            let asset = try #require((try result.jsonObject()["assets"] as? [[String: Any]])?.first, "\(result)")
-            #expect(jsonNumber(asset["width"]) == 640 && jsonNumber(asset["height"]) == 480)
-        }
+        try await withScratchDirectory { library in _ = try await Self.photo(on: camera, into: library) }
         try Self.expectReleased(camera.log())
     }
 
@@ -181,6 +171,15 @@ struct V4L2EndToEndTests {
     /// That the process let its stream go as it ended: STREAMOFF, then every buffer it mapped
     /// unmapped, then nothing but the node's close — which the reader thread's last poll may
     /// leave to the process's exit, and so to the kernel.
+    /// `camerasun photo --json` on the fake camera into `library`: its one asset, checked to be 640×480.
+    private static func photo(on camera: FakeV4L2Camera, into library: URL) async throws -> [String: Any] {
+        let result = try await CameraSunBinary.run(["photo"] + source + ["--library", library.path, "--json"], environment: camera.environment)
+        #expect(result.exitCode == 0, "\(result)")
+        let asset = try #require((try result.jsonObject()["assets"] as? [[String: Any]])?.first, "\(result)")
+        #expect(jsonNumber(asset["width"]) == 640 && jsonNumber(asset["height"]) == 480)
+        return asset
+    }
+
     private static func expectReleased(_ log: [String]) throws {
         let streamOff = try #require(log.lastIndex(of: "STREAMOFF"), "no STREAMOFF: the log ends \(log.suffix(6))")
         let after = log[(streamOff + 1)...]
