@@ -33,10 +33,11 @@ extension SimulatedCamera {
         size: PixelSize(width: 1920, height: 1080), pixelFormat: .bgra8,
         frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 
-    /// The control ranges of the simulated sensor and lens.
+    /// The control ranges of the simulated sensor and lens; durations in whole microseconds
+    /// (`exposureTime(seconds:)`), so a bracket's exposures are set on them.
     public static let standardCapabilities = DeviceCapabilities(
         exposureDuration: (1.0 / 50_000)...(1.0 / 4), analogueGain: 1...64, digitalGain: 1...16, baseISO: 50,
-        exposureBias: -8...8, zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true)
+        exposureBias: -8...8, zoomFactor: 1...10, lensPosition: 0...1, hasTorch: true, hasFlash: true, exposureDurationStep: 1e-6)
 
     /// White-balance gains accepted by the simulated processing.
     public static let whiteBalanceGainRange: ClosedRange<Double> = 0.25...16

@@ -37,12 +37,24 @@ struct BracketSequenceTests {
         #expect(long.exposureDuration == 0.5 && abs(long.analogueGain - 0.002 * 1024 / 0.5) < 1e-9, "\(long)")
     }
 
-    @Test("A frame is made with a held exposure its device rounded: to within 1 %, or to the microsecond however short",
-          arguments: [(24.75e-6, MediaTime(value: 25, timescale: 1_000_000), true), (0.002, MediaTime(value: 2019, timescale: 1_000_000), true),
-                      (24.75e-6, MediaTime(value: 26, timescale: 1_000_000), false), (0.002, MediaTime(value: 2021, timescale: 1_000_000), false)])
-    func madeWithRoundedExposure(held: Double, reported: MediaTime, isMade: Bool) {
+    @Test("A frame is made with a held exposure to within 1 %",
+          arguments: [(MediaTime(value: 2019, timescale: 1_000_000), true), (MediaTime(value: 2021, timescale: 1_000_000), false)])
+    func madeWithRoundedExposure(reported: MediaTime, isMade: Bool) {
         let metadata = FrameMetadata(exposureDuration: reported, analogueGain: 1, baseISO: 50)
-        #expect(metadata.isMade(with: SensorControls(exposureDuration: held, analogueGain: 1)) == isMade)
+        #expect(metadata.isMade(with: SensorControls(exposureDuration: 0.002, analogueGain: 1)) == isMade)
+    }
+
+    @Test("On microsecond steps, a −2 EV frame under 99 µs is set to 25 µs, which a frame made with it reports")
+    func shortExposureOnTheDevicesSteps() {
+        var capabilities = Self.capabilities
+        (capabilities.exposureDuration, capabilities.exposureDurationStep) = (20e-6...0.5, 1e-6)
+        let held = SensorControls(exposureDuration: 99e-6, analogueGain: 1).exposing(times: 0.25, within: capabilities)
+        #expect(abs(held.exposureDuration - 25e-6) < 1e-12, "\(held)")
+        // Unsnapped, 24.75 µs reported to the microsecond (25 µs) is 1.01 % off: never made with it.
+        let frame = FrameMetadata(exposureDuration: MediaTime(seconds: held.exposureDuration, preferredTimescale: 1_000_000),
+                                  analogueGain: 1, baseISO: 50)
+        #expect(frame.isMade(with: held))
+        #expect(!frame.isMade(with: SensorControls(exposureDuration: 24.75e-6, analogueGain: 1)))
     }
 
     @Test("An offset beyond the device's reach is refused naming the offsets it can reach")
