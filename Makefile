@@ -151,11 +151,11 @@ bench: build
 scenes:
 	scripts/fetch-scenes.sh
 
-## ae-report: the closed-loop AE evaluation of the built-in scenes and of the HDRI views in eval/ (each
+## ae-report: the closed-loop AE evaluation of the built-in scenes, the HDRI views and the real photographs in eval/ (each
 ## subject with why it was chosen), as a table and the HTML report ae-report.html
 ae-report: build scenes
 	$(BIN) ae-eval --scenes all --views eval/hdr-views.txt --views eval/hdr-held-out.txt \
-	  --views eval/hdr-held-out-2.txt --views eval/hdr-held-out-3.txt --report ae-report.html
+	  --views eval/hdr-held-out-2.txt --views eval/hdr-held-out-3.txt --views eval/real-scenes.txt --report ae-report.html
 
 clean:
 	rm -rf .build

@@ -20,6 +20,8 @@ public enum AEEvalReport {
     /// One scene's runs and what the report says about its subject.
     public struct Section {
         let scene: String
+        /// The set it belongs to (`EvaluatedScene.list`).
+        let list: String
         /// Why the subject is what it is: the view list's reason, or the built-in scene's summary.
         let why: String
         /// The subject rectangle of an HDR view; nil for built-in scenes, whose subject is painted.
@@ -30,6 +32,9 @@ public enum AEEvalReport {
         /// The scene at the exposure that puts the subject at its intent (`referenceThumbnail`).
         let reference: PixelBuffer?
         public let results: [ClosedLoopEvaluation.Result]
+
+        /// The sun AE's run, if it ran.
+        var sun: ClosedLoopEvaluation.Result? { results.first { $0.algorithm == EvaluatedAlgorithm.sun.rawValue } }
     }
 
     /// The report of `sections`, in their order.
@@ -37,25 +42,32 @@ public enum AEEvalReport {
         let results = sections.flatMap(\.results)
         var rows = ""
         for result in results {
-            let good = abs(result.subjectEvError) <= ExposureVerdict.subjectTolerance
+            let good = ExposureVerdict.band.contains(result.subjectEvError)
             let verdictClass = result.verdict.meetsBound ? " class=\"good\"" : " class=\"bad\""
-            let clippedClass = result.clippedFraction > SunAwareExposure.highlightBudget && !result.subjectWon ? " class=\"bad\"" : ""
+            let clippedClass = result.clippedFraction > SunAwareExposure.highlightBudget ? " class=\"bad\"" : ""
+            func figure(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "—" }
             rows += "<tr><td>\(escape(result.scene))</td><td>\(escape(result.algorithm))</td><td>\(result.convergeFrames)</td>"
                 + "<td class=\"\(good ? "good" : "bad")\">\(String(format: "%+.2f", result.subjectEvError))</td>"
                 + "<td\(clippedClass)>\(String(format: "%.1f%%", result.clippedFraction * 100))</td>"
                 + "<td>\(String(format: "%.1f%%", result.crushedFraction * 100))</td>"
                 + "<td>\(result.oscillations)</td><td>\(String(format: "%+.2f", result.sensorExposureEV))</td>"
                 + "<td>\(String(format: "%+.2f", result.renderGainEV))</td>"
-                + "<td>\(result.tmqi.map { String(format: "%.3f", $0) } ?? "—")</td>"
+                + "<td>\(figure(result.tmqi, "%.3f"))</td><td>\(figure(result.globalTmqi, "%.3f"))</td>"
+                + "<td>\(figure(result.subjectPsnrDb, "%.1f"))</td><td>\(figure(result.duskEV, "%+.2f"))</td>"
                 + "<td\(verdictClass)>\(result.verdict.label)\(result.atDeviceLimit ? " (at the camera's limit)" : "")</td></tr>\n"
         }
-        let summaries = ExposureVerdict.summaries(of: results).map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
+        let summaries = (ExposureVerdict.summaries(of: results) + PictureSummary.lists(sections).map(\.line)
+                         + ["The ten darkest subjects:"] + PictureSummary.darkestSubjects(sections))
+            .map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
         let encoder = try JPEGEncoder()
         var body = ""
         for section in sections {
             body += "<h2>\(escape(section.scene))</h2>\n<p>" + describe(section) + "</p>\n<div class=\"frames\">"
             let frames = [(section.reference, "the intent: subject ΔEV 0")]
-                + section.results.map { ($0.thumbnail, "\($0.algorithm) \(String(format: "%+.2f EV", $0.subjectEvError))") }
+                + section.results.flatMap { result in
+                    [(result.thumbnail, "\(result.algorithm) \(String(format: "%+.2f EV", result.subjectEvError))")]
+                        + (result.globalThumbnail.map { [($0, "\(result.algorithm) --hdr off")] } ?? [])
+                }
             for case let (thumbnail?, caption) in frames {
                 let jpeg = Data(try encoder.encode(thumbnail, quality: 85)).base64EncodedString()
                 body += "<figure><div class=\"frame\"><img src=\"data:image/jpeg;base64,\(jpeg)\" width=\"\(thumbnail.width)\" height=\"\(thumbnail.height)\" alt=\"\(escape(caption))\">"
@@ -66,7 +78,7 @@ public enum AEEvalReport {
             }
             body += "</div>\n"
                 + plot(section.results, title: "exposure (EV, log2 of seconds at base ISO)", value: \.exposureEV)
-                + plot(section.results, title: "subject ΔEV against its intent", value: \.subjectEV, band: 1.0 / 3)
+                + plot(section.results, title: "subject ΔEV against its intent", value: \.subjectEV, band: ExposureVerdict.band)
         }
         return """
         <!doctype html>
@@ -86,13 +98,14 @@ public enum AEEvalReport {
         0.18 × 2<sup>intent</sup>, averaged over the last frames; clipped (≥ 250/255) and crushed (≤ 5/255)
         are fractions of the output outside light sources, clipped in red where it breaks the 2% budget.
         Sensor EV is the settled exposure (log2 s at base ISO), render EV the lift the tone mapper gave the
-        subject, TMQI the output's quality against the scene radiance. The verdict: within the bound (the
-        subject within ⅓ EV, no more than 2% clipped), the subject winning (within ⅓ EV where it needed
-        more lift than the sensor's noise allows, the sensor exposure raised for it), or missed. Each scene
-        shows itself at the exposure that puts the subject at its intent, then every algorithm's last
-        frame, the subject outlined.
+        subject, TMQI the output's quality against the scene radiance, TMQI off the same frame through the
+        global curve (<code>--hdr off</code>), PSNR the subject's output noise against the same pipeline fed
+        the frame without sensor noise, dusk the change of the mean output level when the view's median is
+        5 cd/m². The verdict: within the natural band (the subject from 1 EV below to ⅓ EV above its intent,
+        no more than 2% clipped), too bright, too dark, or clipped. Each scene shows itself at the exposure
+        that puts the subject at its intent, then every algorithm's last frame, the subject outlined.
         Legend: \(EvaluatedAlgorithm.allCases.sorted { $0.rawValue < $1.rawValue }.map { "<span style=\"color:\(colour($0))\">■ \($0.rawValue)</span>" }.joined(separator: " "))</p>
-        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>crushed</th><th>oscillations</th><th>sensor EV</th><th>render EV</th><th>TMQI</th><th>verdict</th></tr>
+        <table><tr><th>scene</th><th>algorithm</th><th>frames to converge</th><th>subject ΔEV</th><th>clipped</th><th>crushed</th><th>oscillations</th><th>sensor EV</th><th>render EV</th><th>TMQI</th><th>TMQI off</th><th>PSNR dB</th><th>dusk EV</th><th>verdict</th></tr>
         \(rows)</table>
         <ul>
         \(summaries)
@@ -115,21 +128,21 @@ public enum AEEvalReport {
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.2f%%", fraction * 100) }
 
-    /// An SVG line plot of one value per frame for each run, with an optional ±`band` shaded.
+    /// An SVG line plot of one value per frame for each run, with `band` shaded.
     static func plot(_ runs: [ClosedLoopEvaluation.Result], title: String,
-                     value: KeyPath<ClosedLoopEvaluation.Sample, Double>, band: Double? = nil) -> String {
+                     value: KeyPath<ClosedLoopEvaluation.Sample, Double>, band: ClosedRange<Double>? = nil) -> String {
         let (width, height, margin) = (640.0, 180.0, 40.0)
         let values = runs.flatMap { $0.samples.map { $0[keyPath: value] } }.filter(\.isFinite)
         let frames = Double(max(runs.map(\.samples.count).max() ?? 1, 2) - 1)
         var low = (values.min() ?? -1).rounded(.down), high = (values.max() ?? 1).rounded(.up)
-        if let band { low = min(low, -band); high = max(high, band) }
+        if let band { low = min(low, band.lowerBound); high = max(high, band.upperBound) }
         if high - low < 1 { high = low + 1 }
         func x(_ frame: Int) -> Double { margin + Double(frame) / frames * (width - 2 * margin) }
         func y(_ v: Double) -> Double { height - margin / 2 - (min(max(v, low), high) - low) / (high - low) * (height - margin) }
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\">"
         svg += "<text x=\"\(margin)\" y=\"14\" font-size=\"12\">\(escape(title))</text>"
         if let band {
-            svg += "<rect x=\"\(margin)\" y=\(quote(y(band))) width=\"\(width - 2 * margin)\" height=\(quote(y(-band) - y(band))) fill=\"#2ca02c\" opacity=\"0.12\"/>"
+            svg += "<rect x=\"\(margin)\" y=\(quote(y(band.upperBound))) width=\"\(width - 2 * margin)\" height=\(quote(y(band.lowerBound) - y(band.upperBound))) fill=\"#2ca02c\" opacity=\"0.12\"/>"
         }
         for tick in Int(low)...Int(high) where (Int(high) - Int(low)) <= 16 || tick % 2 == 0 {
             svg += "<line x1=\"\(margin)\" x2=\"\(width - margin)\" y1=\(quote(y(Double(tick)))) y2=\(quote(y(Double(tick)))) stroke=\"#eee\"/>"

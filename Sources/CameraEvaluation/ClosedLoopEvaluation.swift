@@ -51,14 +51,23 @@ public struct ClosedLoopEvaluation {
         /// Whether the settled exposure sits at the camera's shortest or longest: the figures then
         /// measure the camera's range, not the algorithm.
         let atDeviceLimit: Bool
-        /// Whether the subject needed more lift than `SunAwareExposure.maximumLift` and won over
-        /// the highlights (their clipping is then the rule's price, marked in the verdict).
-        let subjectWon: Bool
         /// The subject's signal-to-noise ratio in the last frame, from its electrons at the sensor.
         let subjectSnrDb: Double
+        /// The noise the picture shows on the subject: the PSNR (dB, 8-bit RGB) of the last output
+        /// over the subject against the same pipeline fed the same frame without sensor noise.
+        var subjectPsnrDb: Double?
         /// TMQI of the last output frame against the scene's radiance (nil when the frame is
         /// smaller than TMQI's window allows).
         var tmqi: Double?
+        /// TMQI of the same frame and render gain through the global curve (`--hdr off`): what
+        /// the local tone mapping adds. Nil where the run renders globally already.
+        var globalTmqi: Double?
+        /// How far the subject's radiance lies below the scene's highlights (the brightest 2%
+        /// outside the sun), in EV: how dark a subject the scene has, whatever the exposure.
+        var subjectBelowHighlightsEV: Double?
+        /// The mean output level of the same view at dusk (median 5 cd/m²) against this one's, in
+        /// EV (negative: darker); for views of HDR images.
+        var duskEV: Double?
         /// The run against the output-referred bound.
         let verdict: ExposureVerdict
         let samples: [Sample]
@@ -66,15 +75,20 @@ public struct ClosedLoopEvaluation {
         public var output: PixelBuffer?
         public var metadata: FrameMetadata?
         var thumbnail: PixelBuffer?
+        /// The last frame through the global curve, shrunk for the report.
+        var globalThumbnail: PixelBuffer?
         /// How the algorithm rendered the last frame: the render gain a photo of it is made with.
         public var renderGain: RenderGain?
         /// The last frame as developed (linear) and its ground truth, for the peers to tone-map.
         var developed: RadianceImage?
         public var truth: SimulatedGroundTruth?
 
+        /// Whether the run is one of OpenCV's tone mappers on the sun AE's frame.
+        var isOpenCV: Bool { OpenCVToneMappers.names.contains(algorithm) }
+
         enum CodingKeys: String, CodingKey {
-            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, crushedFraction, oscillations, tmqi,
-                 subjectSnrDb, sensorExposureEV, renderGainEV, atDeviceLimit, verdict
+            case scene, algorithm, convergeFrames, subjectEvError, clippedFraction, crushedFraction, oscillations, tmqi, globalTmqi,
+                 subjectSnrDb, subjectPsnrDb, subjectBelowHighlightsEV, duskEV, sensorExposureEV, renderGainEV, atDeviceLimit, verdict
         }
     }
 
@@ -94,8 +108,8 @@ public struct ClosedLoopEvaluation {
     }
 
     static let settledFrames = 10
-    /// The largest thumbnail of a run's last frame.
-    static let thumbnailBound = PixelSize(width: 240, height: 180)
+    /// The largest picture of a run's last frame in the report: big enough to see noise and halos.
+    static let thumbnailBound = PixelSize(width: 640, height: 360)
     static let tolerance = 1.0 / 6
     /// The raw format the evaluated camera delivers.
     static let rawFormat = PixelFormat.bayer16(.rggb, significantBits: 12)
@@ -155,6 +169,17 @@ public struct ClosedLoopEvaluation {
                                                 subjectSnrDb: subjectSNR(pipeline, frame: last.frame, truth: last.truth, camera: camera))
         let radiance = sceneRadiance(scene, at: last.frame.presentationTime.seconds)
         result.tmqi = try? TMQI.score(hdr: radiance, ldr: last.output).quality
+        let gain = algorithm.renderGain, mapping = gain == .none ? ToneMapping.global : toneMapping
+        if let clean = try await noiseFreePicture(scene, like: last.frame, gain: gain, toneMapping: mapping) {
+            result.subjectPsnrDb = ClosedLoopEvaluation.subjectPSNR(last.output, clean, truth: last.truth)
+        }
+        if mapping == .local {
+            let global = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+            try pipeline.render(gain, toneMapping: .global, into: global)
+            result.globalTmqi = try? TMQI.score(hdr: radiance, ldr: global).quality
+            result.globalThumbnail = try PreviewScaler.scaled(global, within: Self.thumbnailBound)
+        }
+        result.subjectBelowHighlightsEV = ClosedLoopEvaluation.subjectBelowHighlights(radiance, truth: last.truth)
         result.output = last.output
         result.metadata = last.frame.metadata
         result.thumbnail = try PreviewScaler.scaled(last.output, within: Self.thumbnailBound)
@@ -226,6 +251,62 @@ public struct ClosedLoopEvaluation {
         return 20 * log10(max(electrons, 1e-6) / (electrons + read * read).squareRoot())
     }
 
+    /// `frame` as the same camera would have made it without sensor noise — same exposure, same
+    /// moment — through a fresh pipeline with `gain` and `toneMapping`: the picture `frame`'s
+    /// output scatters around. Nil when the noise-free camera does not make that frame.
+    private func noiseFreePicture(_ scene: SimulatedScene, like frame: Frame, gain: RenderGain,
+                                  toneMapping: ToneMapping) async throws -> PixelBuffer? {
+        let camera = try makeCamera(scene, sensor: SensorModel().noiseFree)
+        let metadata = frame.metadata
+        try camera.updateControls {
+            ($0.exposureDuration, $0.analogueGain, $0.digitalGain) =
+                (metadata.exposureDuration.seconds, metadata.analogueGain, metadata.digitalGain)
+        }
+        try camera.startStreaming()
+        var clean = try await camera.nextFrame()
+        while clean.sequenceNumber < frame.sequenceNumber { clean = try await camera.nextFrame() }
+        guard clean.sequenceNumber == frame.sequenceNumber, clean.metadata.isMade(with: camera.requestedControls) else { return nil }
+        var pipeline = ImagePipeline()
+        try pipeline.develop(clean)
+        let picture = try PixelBuffer(format: .bgra8, width: size.width, height: size.height)
+        try pipeline.render(gain, toneMapping: toneMapping, into: picture)
+        return picture
+    }
+
+    /// The PSNR (dB) of `picture` against `reference` over the subject's pixels, 8-bit RGB; nil
+    /// without a subject, infinity when they agree.
+    static func subjectPSNR(_ picture: PixelBuffer, _ reference: PixelBuffer, truth: SimulatedGroundTruth) -> Double? {
+        let (noisy, clean) = (picture.rgb8(), reference.rgb8())
+        var squares = 0.0, count = 0
+        for i in truth.subjectMask.indices where truth.subjectMask[i] == 1 {
+            for channel in 0..<3 {
+                let difference = Double(noisy[i * 3 + channel]) - Double(clean[i * 3 + channel])
+                squares += difference * difference
+            }
+            count += 3
+        }
+        guard count > 0 else { return nil }
+        return 10 * log10(255 * 255 / max(squares / Double(count), 1e-12))
+    }
+
+    /// How far the subject's mean radiance lies below the brightest 2% of the scene outside the
+    /// sun, in EV; nil without a subject.
+    static func subjectBelowHighlights(_ radiance: RadianceImage, truth: SimulatedGroundTruth) -> Double? {
+        var subject = 0.0, count = 0
+        var others: [Double] = []
+        for y in 0..<radiance.height {
+            for x in 0..<radiance.width {
+                let i = y * radiance.width + x
+                let rgb = radiance[x, y]
+                let luminance = Double(BT709.redWeight * rgb.x + BT709.greenWeight * rgb.y + BT709.blueWeight * rgb.z)
+                if truth.subjectMask[i] == 1 { subject += luminance; count += 1 }
+                if truth.sunMask[i] == 0 { others.append(luminance) }
+            }
+        }
+        guard count > 0, subject > 0, let highlights = quantile(others, 1 - SunAwareExposure.highlightBudget) else { return nil }
+        return log2(highlights / (subject / Double(count)))
+    }
+
     /// A thumbnail of `scene`'s first frame at its reference exposure, the subject exactly at its
     /// intent, rendered with the plain curve: what subject ΔEV 0 looks like, to judge the subject
     /// and intent by.
@@ -242,9 +323,9 @@ public struct ClosedLoopEvaluation {
     }
 
     /// A raw simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
-    private func makeCamera(_ scene: SimulatedScene) throws -> SimulatedCamera {
+    private func makeCamera(_ scene: SimulatedScene, sensor: SensorModel = SensorModel()) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: Self.rawFormat, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed)
+        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed, sensor: sensor)
         try camera.updateControls { $0.exposureBias = bias }
         return camera
     }
@@ -278,12 +359,9 @@ public struct ClosedLoopEvaluation {
         let count = Double(max(settled.count, 1))
         func mean(_ value: KeyPath<Sample, Double>) -> Double { settled.reduce(0) { $0 + $1[keyPath: value] } / count }
         let (subjectEV, clipped, lift) = (mean(\.subjectEV), mean(\.clippedFraction), mean(\.renderGainEV))
-        let subjectWon = lift >= SunAwareExposure.maximumLift - 0.01
         return Result(scene: scene, algorithm: algorithm, convergeFrames: converge, subjectEvError: subjectEV,
                       clippedFraction: clipped, crushedFraction: mean(\.crushedFraction), oscillations: oscillations,
-                      sensorExposureEV: final, renderGainEV: lift, atDeviceLimit: atDeviceLimit, subjectWon: subjectWon,
-                      subjectSnrDb: subjectSnrDb, tmqi: nil,
-                      verdict: ExposureVerdict(subjectEV: subjectEV, clippedFraction: clipped, subjectWon: subjectWon),
-                      samples: samples)
+                      sensorExposureEV: final, renderGainEV: lift, atDeviceLimit: atDeviceLimit, subjectSnrDb: subjectSnrDb,
+                      verdict: ExposureVerdict(subjectEV: subjectEV, clippedFraction: clipped), samples: samples)
     }
 }

@@ -7,8 +7,10 @@ import Foundation
 /// `ae-eval --views` list, so that the choice of subject is written down beside the figures.
 ///
 /// A line is `FILE[,yaw=,pitch=,fov=,median=]  x,y,w,h  INTENT  WHY…`, fields separated by spaces; blank
-/// lines and lines starting with `#` are skipped. A relative FILE is looked up in the scene
-/// directory, where `make scenes` puts Blender's HDRIs.
+/// lines and lines starting with `#` are skipped. A bare FILE name is looked up in the scene
+/// directory, where `make scenes` puts Blender's HDRIs; a relative path with a folder
+/// (`scenes/Garden.hdr`) is relative to the list's own folder, as `eval/real-scenes.txt` names the
+/// photographs in `eval/scenes/`.
 struct EvaluationView: Equatable {
     /// The `hdr=`-style spec, its file resolved against the scene directory.
     let spec: String
@@ -74,9 +76,12 @@ struct EvaluationView: Equatable {
                 throw .invalidInput("\(place): intent '\(fields[2])' is not a number — the subject's brightness in EV from mid-grey, 0 for mid-grey")
             }
             var spec = fields[0]
-            if !spec.hasPrefix("/") { spec = sceneDirectory + "/" + spec }
+            let inList = spec.prefix { $0 != "," }.contains("/")
+            let listDirectory = (path as NSString).deletingLastPathComponent
+            if !spec.hasPrefix("/") { spec = (inList ? (listDirectory.isEmpty ? "." : listDirectory) : sceneDirectory) + "/" + spec }
             let file = String(spec.prefix { $0 != "," })
             guard FileManager.default.fileExists(atPath: file) else {
+                if inList { throw .unreadable("\(place): \(file) does not exist — a path with a folder is read relative to the list's own folder") }
                 throw .unreadable("\(place): \(file) does not exist — run 'make scenes' to fetch Blender's HDRIs into \(sceneDirectory)")
             }
             views.append(EvaluationView(spec: spec, subject: subject, intent: intent,

@@ -2,46 +2,48 @@ import CameraCore
 import CameraExposure
 import Foundation
 
-/// Where a closed-loop run stands against the output-referred bound: the subject within ⅓ EV of
-/// its intent in the picture, with no more than 2% of the rest clipped there — or the subject
-/// winning, where it needed more lift than the sensor's noise allows and the highlights paid.
+/// Where a closed-loop run stands against the output-referred bound: the subject in the natural
+/// band — from 1 EV below to ⅓ EV above its intent (shadows may stay a little dark, never washed
+/// out) — with no more than 2% of the rest clipped.
 enum ExposureVerdict: String, Encodable, CaseIterable {
-    /// The subject within ⅓ EV of its intent, no more than 2% clipped outside light sources.
-    case withinBound
-    /// The subject within ⅓ EV where it needed more than `SunAwareExposure.maximumLift`: the
-    /// sensor exposure rose for it, and the clipping is the rule's price.
-    case subjectWins
-    /// Neither.
-    case miss
+    /// The subject in the natural band, no more than 2% clipped outside light sources.
+    case withinBand
+    /// The subject more than ⅓ EV brighter than its intent: lifted too far.
+    case tooBright
+    /// The subject more than 1 EV darker than its intent.
+    case tooDark
+    /// The subject in the band, but more than 2% of the rest clipped.
+    case clipped
 
-    static let subjectTolerance = 1.0 / 3
-    /// A subject further than this (EV) from its intent is counted apart in the summary: a wrong
+    /// The band around the intent, in EV: a little dark is natural, washed out is not.
+    static let band = -1.0...(1.0 / 3)
+    /// A subject further than this (EV) above its intent is counted apart in the summary: a wrong
     /// exposure, not a near one.
     static let farOff = 1.0
 
-    /// The verdict on a run settled at `subjectEV` with `clippedFraction` clipped outside light
-    /// sources, the subject having won over the highlights or not.
-    init(subjectEV: Double, clippedFraction: Double, subjectWon: Bool) {
-        if abs(subjectEV) > ExposureVerdict.subjectTolerance {
-            self = .miss
-        } else if clippedFraction <= SunAwareExposure.highlightBudget {
-            self = .withinBound
+    /// The verdict on a run settled at `subjectEV` with `clippedFraction` clipped outside light sources.
+    init(subjectEV: Double, clippedFraction: Double) {
+        if subjectEV > ExposureVerdict.band.upperBound {
+            self = .tooBright
+        } else if subjectEV < ExposureVerdict.band.lowerBound {
+            self = .tooDark
         } else {
-            self = subjectWon ? .subjectWins : .miss
+            self = clippedFraction <= SunAwareExposure.highlightBudget ? .withinBand : .clipped
         }
     }
 
     /// The verdict in the `ae-eval` table and report.
     var label: String {
         switch self {
-        case .withinBound: "within"
-        case .subjectWins: "subject wins"
-        case .miss: "missed"
+        case .withinBand: "within"
+        case .tooBright: "too bright"
+        case .tooDark: "too dark"
+        case .clipped: "clipped"
         }
     }
 
-    /// Whether the run meets the bound: within it, or the subject wins (marked).
-    var meetsBound: Bool { self != .miss }
+    /// Whether the run meets the bound.
+    var meetsBound: Bool { self == .withinBand }
 
     /// Each algorithm's runs summed up, one "name: …" line per algorithm in the order they first
     /// appear: how many meet the bound, and how far off the subject typically ends.
@@ -54,13 +56,12 @@ enum ExposureVerdict: String, Encodable, CaseIterable {
 
     /// One algorithm's runs summed up (`summaries`).
     static func summary(of results: [ClosedLoopEvaluation.Result]) -> String {
-        let verdicts = results.map(\.verdict)
-        let errors = results.map { abs($0.subjectEvError) }
-        let far = errors.filter { $0 > ExposureVerdict.farOff }.count
+        func count(_ verdict: ExposureVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
+        let farBright = results.filter { $0.subjectEvError > ExposureVerdict.farOff }.count
         let limited = results.filter(\.atDeviceLimit).count
-        return "\(verdicts.filter(\.meetsBound).count) of \(results.count) within the bound "
-            + "(\(verdicts.filter { $0 == .subjectWins }.count) of them the subject winning), \(verdicts.filter { $0 == .miss }.count) missed; "
-            + String(format: "median |subject ΔEV| %.2f, %d more than 1 EV off", median(errors), far)
+        return "\(count(.withinBand)) of \(results.count) in the natural band; \(count(.tooBright)) too bright (\(farBright) by more than 1 EV), "
+            + "\(count(.tooDark)) too dark, \(count(.clipped)) clipping over 2%; "
+            + String(format: "median subject ΔEV %+.2f", median(results.map(\.subjectEvError)))
             + (limited > 0 ? "; \(limited) at the camera's exposure limit" : "")
     }
 }

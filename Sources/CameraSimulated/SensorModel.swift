@@ -41,6 +41,15 @@ public struct SensorModel: Sendable, Hashable {
         self.toneCurve = toneCurve
     }
 
+    /// The same sensor without shot or read noise: the frame its noisy frames scatter around, for
+    /// measuring how much noise a picture shows (`ae-eval`'s output noise).
+    public var noiseFree: SensorModel {
+        var sensor = self
+        sensor.fullWellElectrons = .infinity
+        sensor.readNoiseElectrons = 0
+        return sensor
+    }
+
     /// The mean raw value (before noise and clipping) of radiance `luminance` cd/m², over the black
     /// level: `fullScale` is what full scale reads (the white level, less the black level where there is one).
     public func meanRawValue(luminance: Double, exposure: Double, gain: Double, fullScale: Int = SensorModel.whiteLevel) -> Double {

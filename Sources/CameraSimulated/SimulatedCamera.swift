@@ -171,4 +171,8 @@ public struct SimulatedGroundTruth: Sendable {
     public let objectMask: [UInt8]
     /// The exposure the subject should get, in EV relative to mid-grey.
     public let subjectIntent: Double
+
+    public init(size: PixelSize, subjectMask: [UInt8], sunMask: [UInt8], objectMask: [UInt8], subjectIntent: Double) {
+        (self.size, self.subjectMask, self.sunMask, self.objectMask, self.subjectIntent) = (size, subjectMask, sunMask, objectMask, subjectIntent)
+    }
 }

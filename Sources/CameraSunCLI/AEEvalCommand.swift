@@ -81,6 +81,6 @@ enum AEEvalCommand {
             }
             return
         }
-        for line in AEEvalTable.lines(results) { terminal.print(line) }
+        for line in AEEvalTable.lines(sections) { terminal.print(line) }
     }
 }

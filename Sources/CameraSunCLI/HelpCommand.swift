@@ -178,11 +178,16 @@ enum HelpCommand {
         frames to converge (within ⅙ EV of the settled exposure), subject ΔEV (log2 of the subject's
         mean linear output over 0.18 × 2^intent, over the last 10 frames), the output's clipped
         (≥ 250/255, outside light sources) and crushed (≤ 5/255) fractions, oscillations after
-        converging, TMQI against the scene's radiance, the subject's SNR, the sensor exposure and
-        the render gain (EV), and whether the exposure sat at the camera's limit. The verdict:
-        within (the subject within ⅓ EV, no more than 2% clipped), subject wins (within ⅓ EV, more
-        clipped, where the subject needed more lift than the sensor's noise allows) or missed; a
-        line per algorithm under the table counts them. naive is the seed article's loop, centre its
+        converging, TMQI against the scene's radiance (and of the same frame through the global
+        curve, "TMQI off"), the subject's SNR at the sensor and its output noise (PSNR of the picture
+        against the same pipeline fed the frame without sensor noise), the sensor exposure and the
+        render gain (EV), and whether the exposure sat at the camera's limit; the sun AE runs each
+        view again at dusk (its median at 5 cd/m²) and "dusk EV" is how much the mean output level
+        changes. The verdict: within (the subject in the natural band, from 1 EV below to ⅓ EV above
+        its intent, no more than 2% clipped), too bright, too dark or clipped; under the table a line
+        per algorithm counts them, a line per set (the built-in scenes, each --views list) sums up
+        the sun AE against the best OpenCV mapper, --hdr on against off and dusk, and the ten
+        darkest subjects are listed with their output noise. naive is the seed article's loop, centre its
         60% centre crop, libcamera the Raspberry Pi AGC's way — all three rendered with the plain
         global curve — and sun CameraSun's two-part exposure, tone-mapped locally (--hdr on, the
         default) or with the global curve (--hdr off). OpenCV's Reinhard, Mantiuk and Drago tone
@@ -190,10 +195,13 @@ enum HelpCommand {
         --scene-file evaluates a real HDR image with a subject rectangle (normalised, top-left
         origin; along a pan= a band, x=0 and w=1) and an intent in EV from mid-grey (-8…2.4,
         default 0). --views reads such views from a list, one per line: FILE[,yaw=,pitch=,fov=]
-        x,y,w,h INTENT WHY (relative files are in make scenes' cache, e.g. eval/hdr-views.txt).
+        x,y,w,h INTENT WHY (a bare file name is in make scenes' cache, e.g. eval/hdr-views.txt; a
+        path with a folder is relative to the list, e.g. eval/real-scenes.txt's scenes/Garden.hdr).
         With scene files or views, --scenes adds built-in scenes. --report writes an HTML report:
-        the table, and per scene the subject and why, each algorithm's last frame with the subject
-        outlined, and plots of exposure and subject brightness. --json prints {"results":[…]};
+        the table, and per scene the subject and why, each algorithm's last frame (the sun AE's with
+        --hdr off beside it, up to 640 px wide) with the subject outlined, and plots of exposure and
+        subject brightness. --json prints {"results":[…]}, with tmqi, globalTmqi, subjectPsnrDb,
+        subjectBelowHighlightsEV and duskEV where measured;
         --samples adds each run's frames to it ("samples":[{"frame","time","exposureEV",
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,

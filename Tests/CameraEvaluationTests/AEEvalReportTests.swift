@@ -25,7 +25,7 @@ import Testing
 
     @Test("Each section gives the subject, intent, reason and evenness, the scene at its intent and every run's last frame as JPEGs with the subject outlined")
     func section() throws {
-        let section = AEEvalReport.Section(scene: "hdr:t.hdr", why: "The wall <left>.", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25),
+        let section = AEEvalReport.Section(scene: "hdr:t.hdr", list: "v.txt", why: "The wall <left>.", subject: NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25),
                                            intent: 0.5, meanOverMedian: 1.234, reference: try thumbnail(),
                                            results: [try run("naive"), try run("sun")])
         let html = try AEEvalReport.html([section])
@@ -44,7 +44,7 @@ import Testing
 
     @Test("A built-in scene's subject is painted, not a rectangle: no outline")
     func builtIn() throws {
-        let section = AEEvalReport.Section(scene: "gray-card", why: "A grey card.", subject: nil, intent: 0, meanOverMedian: 0,
+        let section = AEEvalReport.Section(scene: "gray-card", list: "built-in scenes", why: "A grey card.", subject: nil, intent: 0, meanOverMedian: 0,
                                            reference: nil, results: [try run("sun")])
         let html = try AEEvalReport.html([section])
         #expect(html.contains("Built-in scene, intent +0.0 EV: A grey card. Its mean stands 0.00 EV above its median"))
@@ -52,21 +52,25 @@ import Testing
         #expect(html.contains("data:image/jpeg;base64,"))
     }
 
-    @Test("Clipping beyond 2% is marked bad unless the subject won; the row carries crushing, the sensor exposure, the render gain and the limit")
+    @Test("Clipping beyond 2% is marked bad; the row carries crushing, the sensor exposure, the render gain, the picture's figures and the limit")
     func clippingJudged() throws {
-        func result(lift: Double, atLimit: Bool = false) -> ClosedLoopEvaluation.Result {
-            let samples = (0..<12).map { ClosedLoopEvaluation.Sample(frame: $0, time: Double($0) / 30, exposureEV: -8, renderGainEV: lift,
-                                                                     subjectEV: 0, clippedFraction: 0.1, crushedFraction: 0.03) }
-            return ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "sun", atDeviceLimit: atLimit)
+        func result(subjectEV: Double, atLimit: Bool = false) -> ClosedLoopEvaluation.Result {
+            let samples = (0..<12).map { ClosedLoopEvaluation.Sample(frame: $0, time: Double($0) / 30, exposureEV: -8, renderGainEV: 2,
+                                                                     subjectEV: subjectEV, clippedFraction: 0.1, crushedFraction: 0.03) }
+            var result = ClosedLoopEvaluation.judge(samples, scene: "s", algorithm: "sun", atDeviceLimit: atLimit)
+            (result.tmqi, result.globalTmqi, result.subjectPsnrDb, result.duskEV) = (0.9, 0.85, 31.25, -1.5)
+            return result
         }
         func html(_ result: ClosedLoopEvaluation.Result) throws -> String {
-            try AEEvalReport.html([AEEvalReport.Section(scene: "s", why: "", subject: nil, intent: 0, meanOverMedian: 0, reference: nil,
-                                                        results: [result])])
+            try AEEvalReport.html([AEEvalReport.Section(scene: "s", list: "built-in scenes", why: "", subject: nil, intent: 0, meanOverMedian: 0,
+                                                        reference: nil, results: [result])])
         }
-        let missed = try html(result(lift: 2, atLimit: true))
-        #expect(missed.contains("<td class=\"bad\">10.0%</td><td>3.0%</td><td>0</td><td>-8.00</td><td>+2.00</td><td>—</td><td class=\"bad\">missed (at the camera's limit)</td>"))
-        #expect(missed.contains("<li>sun: 0 of 1 within the bound (0 of them the subject winning), 1 missed;"))
-        let won = try html(result(lift: 6))
-        #expect(won.contains("<td>10.0%</td><td>3.0%</td><td>0</td><td>-8.00</td><td>+6.00</td><td>—</td><td class=\"good\">subject wins</td>"))
+        let clipped = try html(result(subjectEV: 0, atLimit: true))
+        #expect(clipped.contains("<td class=\"bad\">10.0%</td><td>3.0%</td><td>0</td><td>-8.00</td><td>+2.00</td><td>0.900</td><td>0.850</td>"
+            + "<td>31.2</td><td>-1.50</td><td class=\"bad\">clipped (at the camera's limit)</td>"))
+        #expect(clipped.contains("<li>sun: 0 of 1 in the natural band; 0 too bright (0 by more than 1 EV), 0 too dark, 1 clipping over 2%;"))
+        #expect(clipped.contains("<li>built-in scenes: 0 of 1 in the natural band, 0 more than 1 EV too bright;"))
+        let bright = try html(result(subjectEV: 0.5))
+        #expect(bright.contains("<td class=\"bad\">+0.50</td>") && bright.contains("<td class=\"bad\">too bright</td>"))
     }
 }

@@ -10,12 +10,12 @@ import Testing
 struct ClosedLoopTests {
     let evaluation = ClosedLoopEvaluation(frameCount: 45, size: PixelSize(width: 160, height: 90))
 
-    @Test("The sun-aware AE puts the subject within ⅓ EV of its intent in the output with no more than 2% clipped; it settles and does not oscillate",
+    @Test("The sun-aware AE puts the subject in the natural band of its intent in the output with no more than 2% clipped; it settles and does not oscillate",
           arguments: [SimulatedScene.grayCard, .backlitPortrait, .snowSun, .windowInterior, .nightStreet, .panIntoSun])
     func sunAware(scene: SimulatedScene) async throws {
         let evaluation = ClosedLoopEvaluation(frameCount: scene.pan == nil ? 45 : 100, size: PixelSize(width: 160, height: 90))
         let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
-        #expect(result.verdict == .withinBound, "\(scene.name): subject ΔEV \(result.subjectEvError), \(result.clippedFraction) clipped")
+        #expect(result.verdict == .withinBand, "\(scene.name): subject ΔEV \(result.subjectEvError), \(result.clippedFraction) clipped")
         #expect(result.oscillations == 0)
         #expect(result.convergeFrames <= (scene.pan == nil ? 10 : 90))
     }
@@ -50,7 +50,7 @@ struct ClosedLoopTests {
     func twoPartExposure() async throws {
         let backlit = try await evaluation.run(.backlitPortrait, algorithm: SunAwareExposure())
         #expect(backlit.renderGainEV > 3.5 && backlit.renderGainEV < SunAwareExposure.maximumLift, "\(backlit.renderGainEV) EV")
-        #expect(backlit.clippedFraction <= SunAwareExposure.highlightBudget && !backlit.subjectWon)
+        #expect(backlit.clippedFraction <= SunAwareExposure.highlightBudget)
         let card = try await evaluation.run(.grayCard, algorithm: SunAwareExposure())
         #expect(card.renderGainEV < 0, "the card is the brightest thing in view: the sensor takes it to the ceiling, the render brings it down")
     }

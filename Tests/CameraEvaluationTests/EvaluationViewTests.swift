@@ -31,6 +31,29 @@ import Testing
         ])
     }
 
+    @Test("A file named with a folder is read relative to the list's own folder, as eval/real-scenes.txt names eval/scenes/")
+    func listRelative() throws {
+        let directory = try sceneDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/scenes", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: directory + "/scenes/Garden.hdr", contents: Data()))
+        let views = try EvaluationView.parse("scenes/Garden.hdr,fov=60 0,0,1,1 0 The garden.", path: directory + "/real.txt",
+                                             sceneDirectory: "/nowhere")
+        #expect(views.map(\.spec) == [directory + "/scenes/Garden.hdr,fov=60"])
+        let error = try #require(evaluationError {
+            try EvaluationView.parse("scenes/Fog.hdr 0,0,1,1 0 Fog.", path: directory + "/real.txt", sceneDirectory: "/nowhere")
+        })
+        #expect(error.message.contains("scenes/Fog.hdr does not exist — a path with a folder is read relative to the list's own folder"), "\(error.message)")
+    }
+
+    @Test("The repository's real-scenes list reads: every photograph it names is in eval/scenes")
+    func realScenesList() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let views = try EvaluationView.load(root.path + "/eval/real-scenes.txt", sceneDirectory: "/nowhere")
+        #expect(views.count == 13)
+        #expect(Set(views.map { String($0.spec.prefix { $0 != "," }).components(separatedBy: "/").last ?? "" }).count == 7)
+    }
+
     @Test("A bad line is an error naming the file, the line, the value and what to write", arguments: [
         ("city.hdr 0,0,1,1 0", ["v.txt line 2", "3 of its 4 fields", "FILE[,yaw=,pitch=,fov=] x,y,w,h INTENT WHY"]),
         ("city.hdr 0,0,1.2,1 0 Why.", ["v.txt line 2", "'0,0,1.2,1'", "x,y,w,h"]),
