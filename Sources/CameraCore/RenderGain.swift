@@ -9,10 +9,15 @@ public struct RenderGain: Sendable, Hashable {
     public var subjectLevel: Double
     /// EV the subject is moved by: it ends at `subjectLevel × 2^ev` in the output.
     public var ev: Double
+    /// The tone curve's slope at and below the subject, in EV out per EV in (1 keeps the scene's
+    /// contrast; less brings the shadows closer to the subject): a scene lifted out of a
+    /// highlight-protecting exposure has more range than a picture shows.
+    public var contrast: Double
 
-    public init(subjectLevel: Double, ev: Double) {
+    public init(subjectLevel: Double, ev: Double, contrast: Double = 1) {
         self.subjectLevel = subjectLevel
         self.ev = ev
+        self.contrast = contrast
     }
 
     /// No gain: the frame rendered as the sensor saw it.
@@ -21,6 +26,6 @@ public struct RenderGain: Sendable, Hashable {
     /// The same picture from a frame exposed `offset` EV more: the subject sits 2^offset higher in
     /// it, and is lifted that much less, to the same output level (a bracket's frames).
     public func movedBy(exposure offset: Double) -> RenderGain {
-        RenderGain(subjectLevel: subjectLevel * pow(2, offset), ev: ev - offset)
+        RenderGain(subjectLevel: subjectLevel * pow(2, offset), ev: ev - offset, contrast: contrast)
     }
 }

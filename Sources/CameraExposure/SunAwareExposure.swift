@@ -10,9 +10,10 @@ import Foundation
 ///   `highlightBudget` of the frame — the brightest 2% of the rest at `highlightCeiling` —
 ///   lowered by a negative EV bias.
 /// - *Render gain* places the subject: the tap point, or the subject of a backlit scene
-///   (`BacklitSubject`), or else a centre-weighted median, goes to mid-grey × 2^(bias + intent)
-///   (night stays dark, snow stays white) in the picture the image pipeline renders, the shadows
-///   lifted with it. It is decided on the frame it renders, so the sensor's latency never shows.
+///   (`BacklitSubject`), or else a centre-weighted median, goes to mid-grey × 2^(bias + intent +
+///   `aim`) (night stays dark, snow stays white) in the picture the image pipeline renders, the
+///   shadows lifted with it and the picture's contrast lowered the more it is lifted
+///   (`contrast(lifting:)`). It is decided on the frame it renders, so the sensor's latency never shows.
 ///
 /// Only where the subject needs more than `maximumLift` EV (beyond it the lifted noise shows) does
 /// it win over the highlights: the sensor exposure rises by the rest. A wrong subject guess thus
@@ -71,6 +72,26 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The most EV the render gain lifts the subject by: at base ISO on the simulated sensor a
     /// mid-grey subject lifted 6 EV still collects about 17 electrons a pixel (SNR ≈ 11 dB).
     public static let maximumLift = 6.0
+    /// Where the subject is aimed, in EV from its intent. The natural band runs from 1 EV below
+    /// the intent to ⅓ EV above, and a guessed subject is more often darker than the one a
+    /// photographer means (its lift drags theirs up): on the 73 labelled views and scenes, 47 land
+    /// in the band at −0.5, 45 at −⅓ and at −0.83, 39 at 0.
+    public static let aim = -0.5
+    /// The tone curve's contrast per EV of lift (`contrast(lifting:)`) and the least it falls to
+    /// (libcamera's shadow curve keeps a power of 0.65 or more): at 0.1 per EV the sun AE's TMQI is
+    /// at or above the best OpenCV mapper's on 63 of 73 views, against 47 at full contrast; 0.15
+    /// gave the same.
+    public static let contrastPerLift = 0.1
+    public static let leastContrast = 0.65
+
+    /// The contrast (`RenderGain.contrast`) a picture lifted by `lift` EV is rendered with: a
+    /// scene whose subject had to be lifted out of a highlight-protecting exposure has more range
+    /// than the picture can show, the more so the more it is lifted; the shadows come closer to the
+    /// subject, and the local tone mapping keeps their texture.
+    static func contrast(lifting lift: Double) -> Double {
+        min(max(1 - contrastPerLift * max(lift, 0), leastContrast), 1)
+    }
+
     /// EV the sensor exposure falls by on a frame clipping more than the budget, whose highlights
     /// cannot say how far over they are, before any exposure under it was seen clean (`ClippingLimit`).
     public static let clippedStep = 1.0
@@ -160,8 +181,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
             renderGain = RenderGain(subjectLevel: subject, ev: log2(target / subject))
             return min(sensor, 0.25)
         }
-        let needed = log2(target / max(subject, 1.0 / 4096))
-        renderGain = RenderGain(subjectLevel: subject, ev: min(needed, SunAwareExposure.maximumLift))
+        let needed = log2(target / max(subject, 1.0 / 4096)) + SunAwareExposure.aim
+        let lift = min(needed, SunAwareExposure.maximumLift)
+        renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift))
         // The lift the subject would need at the highlights' exposure, beyond the most it may have.
         let beyond = needed - log2(sensor) - SunAwareExposure.maximumLift
         return sensor * pow(2, max(beyond, 0))

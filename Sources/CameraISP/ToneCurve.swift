@@ -4,13 +4,13 @@ import Foundation
 /// The tone curve a `RenderGain` asks for, in log2 of linear luminance: f(b) is the output level
 /// of input level b.
 ///
-/// With s = log2(subject level), w = log2(the developed frame's clip level), D = w − s and
-/// x = b − s:
+/// With s = log2(subject level), w = log2(the developed frame's clip level), D = w − s,
+/// x = b − s and γ the gain's contrast:
 ///
-///     f(b) = b + ev                                   for b ≤ s (shadows and the subject: the full gain)
-///     f(b) = s + ev + k·x + (1 − k)·x / (1 + x/κ)     for b > s
+///     f(b) = b + ev + (γ − 1)·x                       for b ≤ s (the subject at its gain, the shadows at slope γ)
+///     f(b) = s + ev + k·x + (γ − k)·x / (1 + x/κ)     for b > s
 ///
-/// Above the subject the slope falls from 1 to a constant k over a knee about κ EV wide, and k is
+/// Above the subject the slope falls from γ to a constant k over a knee about κ EV wide, and k is
 /// chosen so that the input white lands on the output white, f(w) = w − log2(headroom) (0 for a
 /// sensor's frame; a merged bracket's light above the sensor's white, up to `headroom` times it,
 /// is brought under the same white): the highlights keep an even
@@ -18,12 +18,15 @@ import Foundation
 /// half stop of the sensor into a tenth of a stop, which clipped). A pixel's detail — its level
 /// over its base — keeps its whole contrast where the output has `detailRange` of room under
 /// white, and falls towards the curve's slope at the base, f′(b), as the room closes, so that a
-/// textured sky near white does not clip where the curve alone keeps it. When ev ≤ 0 nothing needs
+/// textured sky near white does not clip where the curve alone keeps it: with γ < 1 the local
+/// tone mapping keeps the texture the global curve flattens. When ev ≤ 0 nothing needs
 /// compressing and f(b) = b + ev; `RenderGain.none` is the identity.
 struct ToneCurve {
     /// s, log2 of the subject's linear level.
     let subject: Float
     let ev: Float
+    /// γ, the slope at and below the subject.
+    let contrast: Float
     /// The slope above the knee; 1 when the curve is a plain gain.
     let slope: Float
     /// Whether the curve compresses (and the output rolls off into white).
@@ -51,15 +54,16 @@ struct ToneCurve {
         self.subject = subject
         ev = Float(min(max(gain.ev, -ToneCurve.evLimit), ToneCurve.evLimit))
         guard ev > 0 || headroom > 1, range > 0 else {
-            slope = 1
-            compresses = false
+            (contrast, slope, compresses) = (1, 1, false)
             return
         }
+        let contrast = Float(min(max(gain.contrast, Double(ToneCurve.minimumSlope)), 1))
         // The EV from the subject's output level to the output white.
         let room = range - log2(headroom) - ev
         let q = 1 / (1 + range / ToneCurve.knee)
-        let k = (room - range * q) / (range - range * q)
-        slope = min(max(k, ToneCurve.minimumSlope), 1)
+        let k = (room - contrast * range * q) / (range - range * q)
+        self.contrast = contrast
+        slope = min(max(k, ToneCurve.minimumSlope), contrast)
         compresses = slope < 1
     }
 
@@ -69,7 +73,7 @@ struct ToneCurve {
     /// f(b) − b for eight base levels: the log2 of the gain a pixel on that base gets.
     @inline(__always)
     func log2Gain(_ base: SIMD8<Float>) -> SIMD8<Float> {
-        log2Gain(above: FastMath.nonNegative(base - subject)).gain
+        log2Gain(at: base - subject).gain
     }
 
     /// The log2 gain of eight pixels of log luminance `level` on base levels `base`: the curve's at
@@ -77,22 +81,24 @@ struct ToneCurve {
     /// no less than the curve's slope there.
     @inline(__always)
     func log2Gain(level: SIMD8<Float>, base: SIMD8<Float>) -> SIMD8<Float> {
-        let (gain, reciprocal) = log2Gain(above: FastMath.nonNegative(base - subject))
+        let (gain, reciprocal) = log2Gain(at: base - subject)
         guard compresses else { return gain }
-        // f′(b) = k + (1 − k)·r², r = 1 / (1 + x/κ).
-        let derivative = (reciprocal * reciprocal).addingProduct(reciprocal * reciprocal, -slope) + slope
+        // f′(b) = k + (γ − k)·r², r = 1 / (1 + x/κ) above the subject and 1 at and below it.
+        let derivative = SIMD8(repeating: slope).addingProduct(reciprocal * reciprocal, contrast - slope)
         // Detail keeps its whole contrast where the output has room for it under white.
         let room = FastMath.nonNegative(-(base + gain)) * (1 / ToneCurve.detailRange)
         let detailSlope = FastMath.minimum(derivative + FastMath.nonNegative(room - derivative), 1)
         return gain.addingProduct(detailSlope - 1, level - base)
     }
 
-    /// f(b) − b for x = b − s ≥ 0, with r = 1 / (1 + x/κ), which the slope at b shares:
-    /// f(b) − b = ev + (k − 1)·x + (1 − k)·x·r.
+    /// f(b) − b at x = b − s, with r = 1 / (1 + max(x, 0)/κ), which the slope at b shares:
+    /// f(b) − b = ev + (γ − 1)·min(x, 0) + (k − 1)·max(x, 0) + (γ − k)·max(x, 0)·r.
     @inline(__always)
-    private func log2Gain(above x: SIMD8<Float>) -> (gain: SIMD8<Float>, reciprocal: SIMD8<Float>) {
-        let reciprocal = 1 / SIMD8(repeating: 1).addingProduct(x, 1 / ToneCurve.knee)
-        return (SIMD8(repeating: ev).addingProduct(x - x * reciprocal, slope - 1), reciprocal)
+    private func log2Gain(at x: SIMD8<Float>) -> (gain: SIMD8<Float>, reciprocal: SIMD8<Float>) {
+        let above = FastMath.nonNegative(x), below = x - above
+        let reciprocal = 1 / SIMD8(repeating: 1).addingProduct(above, 1 / ToneCurve.knee)
+        let gain = SIMD8(repeating: ev).addingProduct(below, contrast - 1).addingProduct(above, slope - 1)
+        return (gain.addingProduct(above * reciprocal, contrast - slope), reciprocal)
     }
 
     /// f(b) for one level, for tests and callers off the per-pixel path.
