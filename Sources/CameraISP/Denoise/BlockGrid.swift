@@ -23,7 +23,20 @@ struct BlockGrid {
     /// The index of block (0, `y`) of `plane`.
     @inline(__always)
     func row(_ plane: Int, _ y: Int) -> Int {
-        (plane * height + y) * pitch + Self.margin
+        layout.row(plane, y)
+    }
+
+    /// Where the blocks lie, apart from the values: a loop that writes `values` holds this, not a
+    /// copy of the grid, which would copy the values on write.
+    var layout: Layout { Layout(width: width, height: height, pitch: pitch) }
+
+    struct Layout {
+        let width, height, pitch: Int
+
+        @inline(__always)
+        func row(_ plane: Int, _ y: Int) -> Int {
+            (plane * height + y) * pitch + BlockGrid.margin
+        }
     }
 }
 
@@ -34,7 +47,7 @@ struct BlockBox {
 
     /// Plane `plane` of `source` averaged into plane `plane` of `result` (the same size).
     mutating func apply(_ source: BlockGrid, plane: Int, into result: inout BlockGrid) {
-        let (width, height) = (source.width, source.height)
+        let (width, height, layout) = (source.width, source.height, source.layout)
         if sums.count != source.pitch { sums = [Float](repeating: 0, count: source.pitch) }
         source.values.withUnsafeBufferPointer { source_ in
             result.values.withUnsafeMutableBufferPointer { result_ in
@@ -43,13 +56,13 @@ struct BlockBox {
                     let sums = sums_.baseAddress! + BlockGrid.margin
                     let ninth = SIMD8<Float>(repeating: 1.0 / 9)
                     for y in 0..<height {
-                        let above = input + source.row(plane, max(y - 1, 0)), centre = input + source.row(plane, y)
-                        let below = input + source.row(plane, min(y + 1, height - 1))
+                        let above = input + layout.row(plane, max(y - 1, 0)), centre = input + layout.row(plane, y)
+                        let below = input + layout.row(plane, min(y + 1, height - 1))
                         for x in Swift.stride(from: 0, to: width, by: 8) {
                             Lanes.store(Lanes.load(above + x) + Lanes.load(centre + x) + Lanes.load(below + x), sums + x)
                         }
                         (sums[-1], sums[width]) = (sums[0], sums[width - 1])
-                        let out = output + source.row(plane, y)
+                        let out = output + layout.row(plane, y)
                         for x in Swift.stride(from: 0, to: width, by: 8) {
                             Lanes.store((Lanes.load(sums + x - 1) + Lanes.load(sums + x) + Lanes.load(sums + x + 1)) * ninth, out + x)
                         }

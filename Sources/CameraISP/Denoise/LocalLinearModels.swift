@@ -46,7 +46,7 @@ struct LocalLinearModels {
     mutating func fit(noise: DevelopedNoise) {
         for plane in Statistic.allCases { box.apply(statistics, plane: plane.rawValue, into: &windows) }
         let (width, height) = (windows.width, windows.height)
-        let grid = windows
+        let grid = windows.layout
         windows.values.withUnsafeMutableBufferPointer { windows in
             models.values.withUnsafeMutableBufferPointer { models in
                 let w = windows.baseAddress!, m = models.baseAddress!

@@ -42,7 +42,7 @@ struct SpatialDenoiser {
 
     /// Fills the statistics grid with each block's means, one block row at a time.
     private mutating func gatherStatistics(_ image: LinearImage, floor: Float) {
-        let grid = models.statistics
+        let grid = models.statistics.layout
         let planeCount = LocalLinearModels.Statistic.allCases.count
         image.withPlanes { planes in
             columnSums.withUnsafeMutableBufferPointer { sums in
