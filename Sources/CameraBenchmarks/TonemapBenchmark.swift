@@ -14,6 +14,10 @@ import Foundation
 /// settles at (found in closed loop at 320×180), developed once; what is timed is the render from
 /// the developed frame to bgra8. OpenCV's time is of its `process` call alone (float output, no
 /// 8-bit conversion), inside Python.
+///
+/// The denoiser's figures are the time `develop` takes with it less the time without it (spatial:
+/// every picture; temporal: a stream's frame, on top of the spatial), beside OpenCV's bilateral
+/// filter of the rendered 8-bit frame.
 public enum TonemapBenchmark {
     static let size = PixelSize(width: 1920, height: 1080)
 
@@ -33,6 +37,19 @@ public enum TonemapBenchmark {
                 try pipeline.render(gain, toneMapping: mapping, into: output)
             }))
         }
+        var denoise: [(name: String, milliseconds: Double)] = []
+        var previous = 0.0
+        for denoising in Denoising.allCases {
+            var timed = ImagePipeline(denoising: denoising)
+            let milliseconds = try await medianMilliseconds(runs: runs, progress: { progress.show("bench tonemap: develop, denoise \(denoising): run \($0)/\(runs)") }) {
+                try timed.develop(frame)
+            }
+            if denoising != .off { denoise.append(("denoise-1080p-\(denoising)", milliseconds - previous)) }
+            previous = milliseconds
+        }
+        try pipeline.render(gain, toneMapping: .local, into: output)
+        progress.show("bench tonemap: OpenCV's bilateral filter")
+        let bilateral = try OpenCVBilateralPeer(runs: min(runs, 10)).milliseconds(output)
         progress.show("bench tonemap: OpenCV's tone mappers")
         let peers = try OpenCVToneMappers(runs: min(runs, 10)).render(ClosedLoopEvaluation.radiance(of: pipeline.developed))
         progress.clear()
@@ -42,6 +59,10 @@ public enum TonemapBenchmark {
                 results.append(Benchmark(name: "tonemap-1080p-\(mapping)", unit: "ms/frame", ours: ours,
                                          peer: peer.name, peerValue: peer.milliseconds, ratio: peer.milliseconds / ours))
             }
+        }
+        for (name, ours) in denoise {
+            results.append(Benchmark(name: name, unit: "ms/frame", ours: ours, peer: "opencv-bilateral", peerValue: bilateral,
+                                     ratio: bilateral / ours))
         }
         return results
     }

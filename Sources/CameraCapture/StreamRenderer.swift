@@ -8,9 +8,9 @@ import CameraISP
 /// A raw frame is always rendered (it has no picture of its own) into `pictureFormat`; a
 /// processed frame is tone-mapped in its own format, and passed on untouched when there is nothing
 /// to do (no gain). Pictures come from a pool of their own, so a slow output holding some never
-/// makes the device wait.
+/// makes the device wait. Its pipeline denoises over time as well as in space, as a stream can.
 struct StreamRenderer: Sendable {
-    private var pipeline = ImagePipeline()
+    private var pipeline = ImagePipeline(denoising: .temporal)
     private var metering: PixelBuffer?
     private var pictures: BufferPool?
 

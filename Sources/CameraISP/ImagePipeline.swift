@@ -8,6 +8,10 @@ import CameraCore
 ///    bayer16: black, white level, WB + digital gain, clip, bilinear demosaic, colour matrix
 ///    bgra8, nv12, yuyv422, gray8: BT.709 → R'G'B', sRGB decode
 ///
+///  developed ─► denoise, as `denoising` says, in place
+///    .spatial: SpatialDenoiser (chroma strongly, luma edge-aware), its strength from the frame's noise
+///    .temporal: spatial, then TemporalDenoiser (blended with the last output where nothing moved)
+///
 ///  developed ─► render(RenderGain, ToneMapping) ─► PixelBuffer (bgra8, nv12, yuyv422, gray8)
 ///    .local: guided-filter base of log luminance through the tone curve, detail kept
 ///    .global: the tone curve per pixel
@@ -21,19 +25,39 @@ import CameraCore
 public struct ImagePipeline: Sendable {
     /// The last frame `develop` produced.
     public internal(set) var developed = LinearImage()
+    /// How `develop` takes the noise out: `.spatial` for single pictures, `.temporal` for a stream.
+    public var denoising: Denoising {
+        didSet { temporal.reset() }
+    }
     private var bayer = BayerDeveloper()
     private var toneMapper = ToneMapper()
+    private var spatial = SpatialDenoiser()
+    private var temporal = TemporalDenoiser()
+    /// The output before `developed`, for the temporal denoiser: the two swap at each frame.
+    private var previous = LinearImage()
 
-    public init() {}
+    public init(denoising: Denoising = .spatial) {
+        self.denoising = denoising
+    }
 
-    /// Develops `frame` into `developed`. A bayer16 frame needs `metadata.rawCalibration`.
+    /// Develops `frame` into `developed`, then denoises it. A bayer16 frame needs `metadata.rawCalibration`.
     public mutating func develop(_ frame: Frame) throws(ISPError) {
-        switch frame.buffer.format {
-        case .bayer16(let pattern, let bits):
-            try bayer.develop(frame.buffer, pattern: pattern, significantBits: bits, metadata: frame.metadata, into: &developed)
-        case .bgra8, .nv12, .yuyv422, .gray8:
-            ProcessedFrameDecoder.decode(frame.buffer, into: &developed)
+        if denoising == .temporal { swap(&developed, &previous) }
+        do {
+            switch frame.buffer.format {
+            case .bayer16(let pattern, let bits):
+                try bayer.develop(frame.buffer, pattern: pattern, significantBits: bits, metadata: frame.metadata, into: &developed)
+            case .bgra8, .nv12, .yuyv422, .gray8:
+                ProcessedFrameDecoder.decode(frame.buffer, into: &developed)
+            }
+        } catch {
+            temporal.reset()
+            throw error
         }
+        guard denoising != .off else { return }
+        let noise = DevelopedNoise(of: frame)
+        spatial.apply(&developed, noise: noise)
+        if denoising == .temporal { temporal.apply(&developed, previous: previous, noise: noise) }
     }
 
     /// Renders `developed` into `output` (its size; bgra8, nv12, yuyv422 or gray8), the subject

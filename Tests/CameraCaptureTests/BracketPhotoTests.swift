@@ -65,7 +65,9 @@ struct BracketPhotoTests {
             let bracketed = try await photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
             let (one, merged) = (try Self.subjectLuma(of: single, camera: camera), try Self.subjectLuma(of: bracketed, camera: camera))
             #expect(abs(merged.mean - one.mean) < 8, "the panel at \(merged.mean) in the bracket, \(one.mean) in one frame")
-            #expect(merged.deviation < 0.67 * one.deviation, "noise σ \(merged.deviation) merged, \(one.deviation) in one frame")
+            // The denoiser may leave the flat panel under one 8-bit step of noise in both pictures.
+            #expect(merged.deviation < 0.67 * one.deviation || merged.deviation < 0.5,
+                    "noise σ \(merged.deviation) merged, \(one.deviation) in one frame")
         }
     }
 
