@@ -111,11 +111,12 @@ struct CaptureLoop: Sendable {
         let statistics: FrameStatistics
         var controls: SensorControls
         let metered = try renderer.meteringFrame(frame)
+        let raw: Frame? = if case .bayer16 = frame.buffer.format { frame } else { nil }
         do {
             statistics = try analyzer.analyze(metered.buffer)
             startFlashPhoto(frame.metadata)
             startBracket(frame.metadata)
-            controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore)
+            controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore, raw: raw)
         } catch {
             throw .invalidConfiguration("\(error)")
         }
@@ -137,7 +138,6 @@ struct CaptureLoop: Sendable {
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
-        let raw: Frame? = if case .bayer16 = frame.buffer.format { frame } else { nil }
         let bracket = raw == nil ? nil : self.bracket
         let captured = routes.map { route in
             CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,

@@ -197,7 +197,7 @@ public final class PhotoOutput: CaptureOutput {
         case .balanced:
             if settings.zeroShutterLag, let current { return current }
         case .quality:
-            if let current, current.threeA.exposureState != .searching, settings.zeroShutterLag { return current }
+            if let current, current.threeA.isSettled, settings.zeroShutterLag { return current }
             if let converged = try? await nextFrame(after: sequence, converged: true, raw: raw, within: PhotoOutput.convergenceWait) {
                 return converged
             }
@@ -348,7 +348,7 @@ extension PhotoOutput {
         let continuation: CheckedContinuation<CapturedFrame, any Error>
 
         func isSatisfied(by frame: CapturedFrame) -> Bool {
-            (after.map { frame.sequenceNumber > $0 } ?? true) && (!converged || frame.threeA.exposureState != .searching)
+            (after.map { frame.sequenceNumber > $0 } ?? true) && (!converged || frame.threeA.isSettled)
                 && Self.hasRaw(frame, ifNeeded: raw)
         }
 

@@ -78,9 +78,11 @@ public struct ThreeAEngine: Sendable {
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
-    /// controls for the next frames (as held while a flash photo is taken). Throws only for
-    /// settings the device's validation let through but the engine cannot take, naming the setting.
-    public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore)
+    /// controls for the next frames (as held while a flash photo is taken). `raw` is the frame's
+    /// raw mosaic when `frame` was developed from one: white balance measures it, where the
+    /// gains it applies cannot clip a channel. Throws only for settings the device's validation
+    /// let through but the engine cannot take, naming the setting.
+    public mutating func update(_ frame: Frame, statistics: FrameStatistics, settings store: DeviceSettingsStore, raw: Frame? = nil)
         throws(ValueOutOfRangeError) -> SensorControls {
         let versioned = store.versioned
         if versioned.generation != mapped?.generation {
@@ -96,9 +98,10 @@ public struct ThreeAEngine: Sendable {
             next = hold.controls
         } else {
             let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
+            let whiteBalance = controls.whiteBalance.update(frame: raw ?? frame, highlights: statistics.highlights,
+                                                            subject: controls.exposure.subjectRegion)
             next = SensorControls(exposureDuration: exposure.duration, analogueGain: exposure.analogueGain,
-                                  digitalGain: exposure.digitalGain, whiteBalance: controls.whiteBalance.update(frame: frame),
-                                  lensPosition: focusLens(on: frame))
+                                  digitalGain: exposure.digitalGain, whiteBalance: whiteBalance, lensPosition: focusLens(on: frame))
         }
         next.zoomFactor = settings.zoomFactor
         next.exposureBias = controls.exposure.bias.current

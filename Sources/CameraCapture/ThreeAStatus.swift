@@ -52,6 +52,12 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.subjectRegion = subjectRegion
     }
 
+    /// Exposure and white balance have stopped moving: a frame a photo can be taken from, with the
+    /// look the viewfinder settles on (a locked or manual loop counts as settled).
+    public var isSettled: Bool {
+        exposureState != .searching && whiteBalanceState != .searching
+    }
+
     /// The exposure engine has settled on the subject it found itself, with no compensation: a
     /// bright or dark frame is then its choice (snow, a night street, a backlit person), not a fault.
     public var exposedForSubject: Bool {

@@ -1,9 +1,11 @@
 import CameraCore
+import CameraMetering
 import Foundation
 
 /// How white balance is chosen.
 public enum WhiteBalanceMode: Sendable, Hashable {
-    /// Follow the light continuously (grey world, see `WhiteBalanceStatistics`).
+    /// Follow the light continuously (grey world without the sky and the lights, see
+    /// `WhiteBalanceStatistics`).
     case auto
     /// Keep the current gains whatever the light does.
     case locked
@@ -17,9 +19,10 @@ public enum WhiteBalanceMode: Sendable, Hashable {
 /// the white-balance gains smoothly to neutralise it.
 ///
 /// Each update measures the frame (`WhiteBalanceStatistics`, independent of the gains the frame
-/// was made with), estimates the light's temperature and tint (grey world, then the closest point
-/// of the Planckian locus), takes the gains that neutralise that light as the target, and moves
-/// the current gains `smoothing` of the way there in the log domain, so the picture's colour
+/// was made with: a raw frame where there is one, whose clipping the gains cannot move), estimates
+/// the light's temperature and tint (grey world over the surfaces in one light, then the closest
+/// point of the Planckian locus), takes the gains that neutralise that light as the target, and
+/// moves the current gains `smoothing` of the way there in the log domain, so the picture's colour
 /// glides rather than jumps.
 ///
 /// ```swift
@@ -49,7 +52,10 @@ public struct AutoWhiteBalance: Sendable {
     public let maximumGain: Double
     /// The fraction of the way to the target gains each frame moves, in the log domain (0…1).
     public var smoothing: Double
-    /// The largest gain error, in natural-log units, still counted as converged.
+    /// The largest gain error, in natural-log units, at which the gains count as converged: 1%,
+    /// so a photo taken then has the gains the viewfinder settles on within 1%. Once converged
+    /// they stay so until the error passes three times this: the estimate under sodium light
+    /// (blue gain 5.3× on night-street) moves up to 1.7% from one frame to the next.
     public var convergenceTolerance: Double
     /// Chromaticity tints beyond this (thousandths of Δuv) are taken as this: real lights lie
     /// near the locus, and a scene's own colour should not pull the balance off it.
@@ -98,27 +104,34 @@ public struct AutoWhiteBalance: Sendable {
         state = .locked
     }
 
-    /// Measures `frame` (made with the gains in its metadata) and returns the gains to apply.
-    public mutating func update(frame: Frame) -> WhiteBalanceGains {
+    /// Measures `frame` (made with the gains in its metadata) without the light sources of
+    /// `highlights` (its analysis), balancing for the light on `subject` (the region the exposure
+    /// is set for) where several light the frame, and returns the gains to apply.
+    public mutating func update(frame: Frame, highlights: HighlightMask? = nil, subject: NormalizedRect? = nil) -> WhiteBalanceGains {
         guard mode == .auto else { return gains }
-        return update(WhiteBalanceStatistics(frame: frame))
+        return update(WhiteBalanceStatistics(frame: frame, highlights: highlights), subject: subject, applied: frame.metadata.whiteBalanceGains)
     }
 
-    /// Takes one step toward the gains that neutralise the light `statistics` show, and returns
-    /// the gains to apply. Outside auto mode, returns the fixed gains. When the statistics give
-    /// no estimate (no usable region), the gains stay.
-    public mutating func update(_ statistics: WhiteBalanceStatistics) -> WhiteBalanceGains {
+    /// Takes one step toward the gains that neutralise the light `statistics` show (on `subject`,
+    /// where several light the frame), and returns the gains to apply. Outside auto mode, returns
+    /// the fixed gains. When the statistics give no estimate (no usable region), the gains stay.
+    /// `applied` are the gains the measured frame was made with (a sensor applies new gains a
+    /// frame or two late): the state says whether that frame is balanced — what a photo of it
+    /// shows — rather than the gains just asked for.
+    public mutating func update(_ statistics: WhiteBalanceStatistics, subject: NormalizedRect? = nil,
+                                applied: WhiteBalanceGains? = nil) -> WhiteBalanceGains {
         guard mode == .auto else { return gains }
-        guard var light = statistics.estimate(rejection) else { return gains }
+        guard var light = statistics.estimate(rejection, subject: subject) else { return gains }
         light.tint = min(max(light.tint, -maximumTint), maximumTint)
         estimate = light
         let target = WhiteBalanceGains(neutralising: light, maximumGain: maximumGain)
         let current = log(gains.vector), goal = log(target.vector)
         let next = current + (goal - current) * smoothing
         gains = WhiteBalanceGains(exp(next)).normalised(maximumGain: maximumGain)
-        let difference = log(gains.vector) - goal
+        let difference = log((applied ?? gains).vector) - goal
         let error = max(difference.max(), -difference.min())
-        state = error <= convergenceTolerance ? .converged : .searching
+        let tolerance = state == .converged ? 3 * convergenceTolerance : convergenceTolerance
+        state = error <= tolerance ? .converged : .searching
         return gains
     }
 }

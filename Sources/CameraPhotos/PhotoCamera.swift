@@ -101,12 +101,13 @@ public struct PhotoCamera: Sendable {
         return await watcher.value
     }
 
-    /// Whether `frame` was taken as the photos should be: auto-exposure no longer searching, the
+    /// Whether `frame` was taken as the photos should be: auto-exposure and white balance no longer
+    /// searching (`ThreeAStatus.isSettled`: the photo has the viewfinder's settled colour), the
     /// bias ramp at its target, and a fixed exposure arrived at the sensor (which applies exposure
     /// a frame or two after it is asked for, while the engine reports a fixed exposure at once).
     public func isSettled(_ frame: CapturedFrame) -> Bool {
         let metadata = frame.metadata
-        guard frame.threeA.exposureState != .searching, abs(metadata.exposureBias - settings.bias) < 1e-6 else { return false }
+        guard frame.threeA.isSettled, abs(metadata.exposureBias - settings.bias) < 1e-6 else { return false }
         if case .custom(let duration, let gain) = settings.exposureMode {
             return abs(metadata.exposureDuration.seconds / duration - 1) < 0.01 && abs(metadata.analogueGain / gain - 1) < 0.01
         }

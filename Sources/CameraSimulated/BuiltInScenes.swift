@@ -22,7 +22,10 @@ extension SimulatedScene {
     public static let backlitPortrait = SimulatedScene(
         name: "backlit-portrait",
         summary: "A person about 6 EV below a bright sky, with the sun beside the head at ~18 EV above the subject.",
-        subjectIntent: 0, paint: paintBacklitPortrait)
+        subjectIntent: 0, subjectLight: backlitSubjectLight, paint: paintBacklitPortrait)
+
+    /// The light on the person in `backlitPortrait`: the sky from above and the sun off the ground.
+    static let backlitSubjectLight = Palette.skyBlue * 0.3 + Palette.warmSun * 0.7
 
     /// A person in shade before a bright sky, the sun beside the head, on sunlit ground.
     static func paintBacklitPortrait(_ size: PixelSize) -> SceneImage {
@@ -42,7 +45,7 @@ extension SimulatedScene {
                 if inHead && dy < -0.45 { rho = 0.05 }                         // hair
                 else if inHead || inNeck { rho = 0.3 + 0.04 * Palette.noise(x, v, scale: 60) } // skin
                 else { rho = Int((x - headX) * 40 + 100) % 2 == 0 ? 0.1 : 0.24 } // striped shirt
-                return .init(radiance: Palette.surface(rho, midGray: subjectGray, light: Palette.skyBlue * 0.3 + Palette.warmSun * 0.7),
+                return .init(radiance: Palette.surface(rho, midGray: subjectGray, light: backlitSubjectLight),
                              albedo: rho, depth: 1.5, isSubject: true)
             }
             if v >= 0.75 {
@@ -58,7 +61,8 @@ extension SimulatedScene {
     public static let snowSun = SimulatedScene(
         name: "snow-sun",
         summary: "Sunlit snow (reflectance 0.9) under a blue sky with the sun in frame: the snow should stay white, not grey.",
-        subjectIntent: 1.7
+        subjectIntent: 1.7,
+        subjectLight: Palette.warmSun
     ) { size in
         let aspect = Float(size.width) / Float(size.height)
         let sun = LightDisk(x: 0.25 * aspect, y: 0.14, radius: 0.025, luminance: 5e7, halo: 4e5, color: Palette.warmSun)
@@ -111,7 +115,8 @@ extension SimulatedScene {
     public static let nightStreet = SimulatedScene(
         name: "night-street",
         summary: "A dark street under sodium lamps: the lamps clip, the street should stay a night scene.",
-        subjectIntent: -1
+        subjectIntent: -1,
+        subjectLight: Palette.sodium
     ) { size in
         let aspect = Float(size.width) / Float(size.height)
         let lamps = [0.15, 0.5, 0.85].map {
@@ -154,7 +159,8 @@ extension SimulatedScene {
         name: "flicker-office",
         summary: "An office (about 1000 lux) under lights on 50 Hz mains (100 Hz flicker): short exposures show bands, multiples of 10 ms do not.",
         subjectIntent: 0,
-        illumination: .mainsFlicker(frequency: 100, depth: 0.5)
+        illumination: .mainsFlicker(frequency: 100, depth: 0.5),
+        subjectLight: Palette.coolWhite
     ) { size in
         let aspect = Float(size.width) / Float(size.height)
         return SceneImage(width: size.width, height: size.height) { u, v in
@@ -177,7 +183,8 @@ extension SimulatedScene {
         name: "pan-into-sun",
         summary: "The camera pans across a landscape under a bright sky; the sun enters the frame after 2 s.",
         subjectIntent: 0,
-        pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 0, speed: 0.1425)
+        pan: SimulatedScene.Pan(imageWidthFactor: 2, startTime: 0, speed: 0.1425),
+        subjectLight: Palette.warmSun
     ) { size in
         let width = Float(size.width), height = Float(size.height)
         // The view is half the image wide; the sun's left edge is 1.285 views from the image's left.

@@ -59,6 +59,23 @@ public struct SceneImage: Sendable {
         }
     }
 
+    /// 1 on the grey surfaces lit by `light` alone (any scale): reflecting pixels (albedo above 0,
+    /// not a light source) whose radiance in `optical` — this scene as the lens images it — has the
+    /// light's chromaticity within `tolerance` (a fraction, per channel). Surfaces lit by another
+    /// light or a mix of lights, and their edges that defocus mixes with another light, are left out.
+    public func neutralMask(under light: SIMD3<Float>, seenAs optical: RadianceImage, tolerance: Float = 0.01) -> [UInt8] {
+        precondition(optical.width == width && optical.height == height, "the optical image of this scene")
+        let white = light / light.sum()
+        return (0..<(width * height)).map { i in
+            guard albedo[i] > 0, sunMask[i] == 0 else { return 0 }
+            let rgb = optical[i % width, i / width]
+            let sum = rgb.sum()
+            guard sum > 0 else { return 0 }
+            let ratio = rgb / sum / white
+            return ratio.max() - 1 <= tolerance && 1 - ratio.min() <= tolerance ? 1 : 0
+        }
+    }
+
     /// A scene with no ground truth beyond its radiance (e.g. an HDR photograph): everything is
     /// far away, nothing is marked as subject, and the sun mask marks pixels above `sunThreshold`.
     public init(radiance: RadianceImage, sunThreshold: Float) {

@@ -107,16 +107,29 @@ extension SimulatedCamera {
             scene.viewOrigin(at: plan.presentationTime.seconds, imageWidth: imageWidth, viewWidth: viewSize.width)
         }
 
-        mutating func groundTruth(at time: Double, zoom: Double) -> SimulatedGroundTruth {
+        /// The truth of the view at `time` and `zoom` through a lens at `lensPosition`, the scene lit
+        /// by `illuminant` (channel factors).
+        mutating func groundTruth(at time: Double, zoom: Double, lensPosition: Double, illuminant: SIMD3<Float>) -> SimulatedGroundTruth {
             let image = scene.objectPlaced(in: paintedScene(), at: time)
             let originX = scene.viewOrigin(at: time, imageWidth: image.width, viewWidth: viewSize.width)
             func view(_ mask: [UInt8]) -> [UInt8] {
                 Optics.viewMask(mask, imageWidth: image.width, originX: originX, viewSize: viewSize, zoom: zoom)
             }
             let objectMask = scene.movingObject.map { view($0.mask(at: time, imageSize: PixelSize(width: image.width, height: image.height))) }
+            let light = SIMD3<Double>(scene.subjectLight * illuminant)
             return SimulatedGroundTruth(size: viewSize, subjectMask: view(image.subjectMask), sunMask: view(image.sunMask),
                                         objectMask: objectMask ?? [UInt8](repeating: 0, count: viewSize.pixelCount),
-                                        subjectIntent: scene.subjectIntent)
+                                        neutralMask: view(image.neutralMask(under: scene.subjectLight, seenAs: optical(of: image, lensPosition))),
+                                        subjectLight: light / ColorTemperature.luminance(light), subjectIntent: scene.subjectIntent)
+        }
+
+        /// `image` as the lens at `lensPosition` images it, without the camera's light (the cached
+        /// lens image when it is that).
+        private func optical(of image: SceneImage, _ lensPosition: Double) -> RadianceImage {
+            if scene.movingObject == nil, let lensImage, lensImage.lensPosition == lensPosition, lensImage.torchLevel == 0 {
+                return lensImage.image
+            }
+            return Optics.image(of: image, lensPosition: lensPosition, cameraLight: 0)
         }
 
         private mutating func paintedScene() -> SceneImage {

@@ -147,18 +147,18 @@ public final class SimulatedCamera: CaptureDevice {
         state.withLock { $0.framesAwaited > 0 }
     }
 
-    /// What the camera saw at `frame` that a real camera cannot know: the subject, sun and
-    /// moving-object masks in the frame's view (after pan and zoom), and the exposure the subject
-    /// should get.
+    /// What the camera saw at `frame` that a real camera cannot know: the subject, sun,
+    /// moving-object and neutral masks in the frame's view (after pan and zoom), the exposure the
+    /// subject should get, and the colour of its light (under the illuminant set now).
     public func groundTruth(for frame: Frame) -> SimulatedGroundTruth {
         let size = PixelSize(width: frame.buffer.width, height: frame.buffer.height)
-        let time = frame.presentationTime.seconds, zoom = frame.metadata.zoomFactor
-        let stream = state.withLock { $0.stream }
+        let time = frame.presentationTime.seconds, zoom = frame.metadata.zoomFactor, lens = frame.metadata.lensPosition
+        let (stream, illuminant) = state.withLock { ($0.stream, $0.illuminant) }
         if stream.format.size == size {
-            return stream.renderer.withLock { $0.groundTruth(at: time, zoom: zoom) }
+            return stream.renderer.withLock { $0.groundTruth(at: time, zoom: zoom, lensPosition: lens, illuminant: illuminant) }
         }
         var renderer = Renderer(scene: scene, viewSize: size, sensor: sensor)
-        return renderer.groundTruth(at: time, zoom: zoom)
+        return renderer.groundTruth(at: time, zoom: zoom, lensPosition: lens, illuminant: illuminant)
     }
 }
 
@@ -169,10 +169,21 @@ public struct SimulatedGroundTruth: Sendable {
     public let sunMask: [UInt8]
     /// Where the scene's moving object is in this frame (all 0 in a scene without one).
     public let objectMask: [UInt8]
+    /// The grey surfaces lit by the subject's light alone (`SimulatedScene.subjectLight`): what
+    /// renders neutral when the white balance is right.
+    public let neutralMask: [UInt8]
+    /// The colour of the subject's light as the sensor sees it (the scene's `subjectLight` under
+    /// the illuminant), linear RGB of unit Rec. 709 luminance: white-balance gains proportional
+    /// to its inverse make the neutral mask grey.
+    public let subjectLight: SIMD3<Double>
     /// The exposure the subject should get, in EV relative to mid-grey.
     public let subjectIntent: Double
 
-    public init(size: PixelSize, subjectMask: [UInt8], sunMask: [UInt8], objectMask: [UInt8], subjectIntent: Double) {
+    /// Without `neutralMask` no surface is known to be grey; without `subjectLight` the light is white.
+    public init(size: PixelSize, subjectMask: [UInt8], sunMask: [UInt8], objectMask: [UInt8], neutralMask: [UInt8]? = nil,
+                subjectLight: SIMD3<Double> = SIMD3(repeating: 1), subjectIntent: Double) {
         (self.size, self.subjectMask, self.sunMask, self.objectMask, self.subjectIntent) = (size, subjectMask, sunMask, objectMask, subjectIntent)
+        self.neutralMask = neutralMask ?? [UInt8](repeating: 0, count: subjectMask.count)
+        self.subjectLight = subjectLight
     }
 }

@@ -15,16 +15,22 @@ public struct SimulatedScene: Sendable {
     public let pan: Pan?
     /// What moves across the painted image, if anything does.
     public let movingObject: MovingObject?
+    /// The colour of the light on the subject (its main light where several reach it), relative
+    /// to the daylight the scene is painted under: the light auto white balance should make
+    /// neutral, and the one the ground truth's `neutralMask` finds grey surfaces under.
+    public let subjectLight: SIMD3<Float>
     private let paint: @Sendable (PixelSize) -> SceneImage
 
     public init(name: String, summary: String, subjectIntent: Double, illumination: Illumination = .constant,
-                pan: Pan? = nil, movingObject: MovingObject? = nil, paint: @escaping @Sendable (PixelSize) -> SceneImage) {
+                pan: Pan? = nil, movingObject: MovingObject? = nil, subjectLight: SIMD3<Float> = SIMD3(1, 1, 1),
+                paint: @escaping @Sendable (PixelSize) -> SceneImage) {
         self.name = name
         self.summary = summary
         self.subjectIntent = subjectIntent
         self.illumination = illumination
         self.pan = pan
         self.movingObject = movingObject
+        self.subjectLight = subjectLight
         self.paint = paint
     }
 
@@ -59,7 +65,7 @@ public struct SimulatedScene: Sendable {
     /// measure it at length (itself when it does not pan).
     public func heldStill(at time: Double) -> SimulatedScene {
         SimulatedScene(name: name, summary: summary, subjectIntent: subjectIntent, illumination: illumination,
-                       pan: pan?.held(at: time), movingObject: movingObject, paint: paint)
+                       pan: pan?.held(at: time), movingObject: movingObject, subjectLight: subjectLight, paint: paint)
     }
 
     /// A horizontal pan across an image `imageWidthFactor` times as wide as the view.

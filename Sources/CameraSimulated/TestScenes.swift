@@ -18,6 +18,7 @@ extension SimulatedScene {
             + "bouncing off the edges: ghosts in merged brackets.",
         subjectIntent: 0,
         movingObject: movingBall,
+        subjectLight: backlitSubjectLight,
         paint: paintBacklitPortrait)
 
     /// A white ball (reflectance 0.8, in the sun that lights the ground, about 3 EV above the ground

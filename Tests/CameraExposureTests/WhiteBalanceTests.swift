@@ -229,7 +229,7 @@ import Testing
         // Plain grey world over every block is pulled far off by the green.
         var noRejection = WhiteBalanceStatistics.Rejection()
         noRejection.maximumLocusDistance = .infinity
-        noRejection.outlierDistance = .infinity
+        noRejection.sameLightDistance = .infinity
         let plain = try #require(statistics.grayWorld(noRejection))
         #expect(plain.y > plain.x, "the green dominates plain grey world: \(plain)")
     }
