@@ -138,7 +138,8 @@ public struct ClosedLoopEvaluation {
         var algorithm = algorithm
         let camera = try makeCamera(scene)
         let program = exposureProgram(of: camera)
-        var pipeline = ImagePipeline()
+        // Denoised over time as well as in space, as a stream's frames are (`StreamRenderer`).
+        var pipeline = ImagePipeline(denoising: .temporal)
         var analyzer = StreamAnalyzer()
         var samples: [Sample] = []
         var last: (frame: Frame, output: PixelBuffer, truth: SimulatedGroundTruth)?
