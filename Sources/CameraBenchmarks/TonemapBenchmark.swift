@@ -41,6 +41,8 @@ public enum TonemapBenchmark {
         var previous = 0.0
         for denoising in Denoising.allCases {
             var timed = ImagePipeline(denoising: denoising)
+            // The temporal denoiser blends with the output before: a first frame has none.
+            try timed.develop(frame)
             let milliseconds = try await medianMilliseconds(runs: runs, progress: { progress.show("bench tonemap: develop, denoise \(denoising): run \($0)/\(runs)") }) {
                 try timed.develop(frame)
             }

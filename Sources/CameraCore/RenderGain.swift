@@ -13,11 +13,15 @@ public struct RenderGain: Sendable, Hashable {
     /// contrast; less brings the shadows closer to the subject): a scene lifted out of a
     /// highlight-protecting exposure has more range than a picture shows.
     public var contrast: Double
+    /// The output level the developed frame's white renders at: 1, or less where a dim scene (dusk,
+    /// night) keeps its highlights dim rather than stretched to white.
+    public var white: Double
 
-    public init(subjectLevel: Double, ev: Double, contrast: Double = 1) {
+    public init(subjectLevel: Double, ev: Double, contrast: Double = 1, white: Double = 1) {
         self.subjectLevel = subjectLevel
         self.ev = ev
         self.contrast = contrast
+        self.white = white
     }
 
     /// No gain: the frame rendered as the sensor saw it.
@@ -26,6 +30,6 @@ public struct RenderGain: Sendable, Hashable {
     /// The same picture from a frame exposed `offset` EV more: the subject sits 2^offset higher in
     /// it, and is lifted that much less, to the same output level (a bracket's frames).
     public func movedBy(exposure offset: Double) -> RenderGain {
-        RenderGain(subjectLevel: subjectLevel * pow(2, offset), ev: ev - offset, contrast: contrast)
+        RenderGain(subjectLevel: subjectLevel * pow(2, offset), ev: ev - offset, contrast: contrast, white: white)
     }
 }

@@ -11,7 +11,8 @@ import Foundation
 ///   lowered by a negative EV bias.
 /// - *Render gain* places the subject: the tap point, or the subject of a backlit scene
 ///   (`BacklitSubject`), or else a centre-weighted median, goes to mid-grey × 2^(bias + intent +
-///   `aim`) (night stays dark, snow stays white) in the picture the image pipeline renders, the
+///   `aim`) (snow stays white; a dim scene dims, its highlights with it: dusk stays dusk) in the
+///   picture the image pipeline renders, the
 ///   shadows lifted with it and the picture's contrast lowered the more it is lifted
 ///   (`contrast(lifting:)`). It is decided on the frame it renders, so the sensor's latency never shows.
 ///
@@ -156,7 +157,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     private mutating func twoPartGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let exposure = log2(metadata.totalExposure)
         var subject = meteredSubject(statistics, metadata: metadata)
-        let intent = fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: subject))
+        // Dusk stays dusk: the picture dims, its highlights with it, as the scene's own light falls.
+        let dimming = SubjectIntent.dimming(sceneLuminance: metadata.sceneLuminance(linearMean: SunAwareExposure.sceneLevel(statistics)))
+        let intent = (fixedIntent ?? SubjectIntent.ev(forLuminance: metadata.sceneLuminance(linearMean: subject))) + dimming
         let target = Meter.midGray * pow(2, intent + metadata.exposureBias)
         if exposurePoint == nil {
             let frame = SunAwareExposure.frameLevel(statistics, exposure: exposure)
@@ -183,7 +186,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
         }
         let needed = log2(target / max(subject, 1.0 / 4096)) + SunAwareExposure.aim
         let lift = min(needed, SunAwareExposure.maximumLift)
-        renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift))
+        renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift), white: pow(2, dimming))
         // The lift the subject would need at the highlights' exposure, beyond the most it may have.
         let beyond = needed - log2(sensor) - SunAwareExposure.maximumLift
         return sensor * pow(2, max(beyond, 0))
@@ -199,6 +202,14 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let rank = 1 - lightSources - highlightBudget * (1 - lightSources)
         let level = SRGB.decode(statistics.histogram.percentile(max(rank, 0)))
         return highlightCeiling / max(level, 1.0 / 4096)
+    }
+
+    /// The scene's typical level in the frame (linear, of full scale): the median cell outside
+    /// light sources, which a lamp or the sun in view does not raise.
+    static func sceneLevel(_ statistics: FrameStatistics) -> Double {
+        let lightSource = HighlightMask.Kind.lightSource.rawValue
+        let kinds = statistics.highlights.kinds
+        return median(weightedCells(statistics) { cell, _, _ in kinds[cell] == lightSource ? 0 : 1 })
     }
 
     /// The frame's own level: log2 of its lower-quartile pixel (linear) over the exposure that made

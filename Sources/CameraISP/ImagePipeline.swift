@@ -57,7 +57,9 @@ public struct ImagePipeline: Sendable {
         guard denoising != .off else { return }
         let noise = DevelopedNoise(of: frame)
         spatial.apply(&developed, noise: noise)
-        if denoising == .temporal { temporal.apply(&developed, previous: previous, noise: noise) }
+        if denoising == .temporal {
+            temporal.apply(&developed, exposure: TemporalDenoiser.exposure(of: frame), previous: previous, noise: noise)
+        }
     }
 
     /// Renders `developed` into `output` (its size; bgra8, nv12, yuyv422 or gray8), the subject

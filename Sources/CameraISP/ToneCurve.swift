@@ -11,8 +11,8 @@ import Foundation
 ///     f(b) = s + ev + k·x + (γ − k)·x / (1 + x/κ)     for b > s
 ///
 /// Above the subject the slope falls from γ to a constant k over a knee about κ EV wide, and k is
-/// chosen so that the input white lands on the output white, f(w) = w − log2(headroom) (0 for a
-/// sensor's frame; a merged bracket's light above the sensor's white, up to `headroom` times it,
+/// chosen so that the input white lands on the output white, f(w) = w − log2(headroom) + v (v = 0,
+/// or log2 of the gain's `white` below 1 for a dim scene; w − log2(headroom) = 0 for a sensor's frame; a merged bracket's light above the sensor's white, up to `headroom` times it,
 /// is brought under the same white): the highlights keep an even
 /// share of the output range (a slope falling towards 0, as a rational curve has, squeezed the top
 /// half stop of the sensor into a tenth of a stop, which clipped). A pixel's detail — its level
@@ -27,6 +27,8 @@ struct ToneCurve {
     let ev: Float
     /// γ, the slope at and below the subject.
     let contrast: Float
+    /// v, log2 of the output level the input white lands on (0, or below for a dim scene).
+    let white: Float
     /// The slope above the knee; 1 when the curve is a plain gain.
     let slope: Float
     /// Whether the curve compresses (and the output rolls off into white).
@@ -53,13 +55,15 @@ struct ToneCurve {
         let range = log2(clipLevel) - subject
         self.subject = subject
         ev = Float(min(max(gain.ev, -ToneCurve.evLimit), ToneCurve.evLimit))
-        guard ev > 0 || headroom > 1, range > 0 else {
+        let white = Float(log2(min(max(gain.white, 1.0 / 64), 1)))
+        self.white = white
+        guard ev > 0 || headroom > 1 || white < 0, range > 0 else {
             (contrast, slope, compresses) = (1, 1, false)
             return
         }
         let contrast = Float(min(max(gain.contrast, Double(ToneCurve.minimumSlope)), 1))
         // The EV from the subject's output level to the output white.
-        let room = range - log2(headroom) - ev
+        let room = range - log2(headroom) + white - ev
         let q = 1 / (1 + range / ToneCurve.knee)
         let k = (room - contrast * range * q) / (range - range * q)
         self.contrast = contrast
@@ -86,7 +90,7 @@ struct ToneCurve {
         // f′(b) = k + (γ − k)·r², r = 1 / (1 + x/κ) above the subject and 1 at and below it.
         let derivative = SIMD8(repeating: slope).addingProduct(reciprocal * reciprocal, contrast - slope)
         // Detail keeps its whole contrast where the output has room for it under white.
-        let room = FastMath.nonNegative(-(base + gain)) * (1 / ToneCurve.detailRange)
+        let room = FastMath.nonNegative(white - (base + gain)) * (1 / ToneCurve.detailRange)
         let detailSlope = FastMath.minimum(derivative + FastMath.nonNegative(room - derivative), 1)
         return gain.addingProduct(detailSlope - 1, level - base)
     }

@@ -70,15 +70,23 @@ struct GainAndIntentTests {
         #expect(gain > 0.6 / 0.275)
     }
 
-    @Test("Intent: night stays 1 EV dark, ordinary scenes mid-grey, snow +1.7 EV",
-          arguments: [(0.5, -1.0), (2.0, -1.0), (20.0, 0.0), (100.0, 0.0), (7000.0, 0.0), (20000.0, 1.7), (40000.0, 1.7)])
+    @Test("Intent: ordinary subjects mid-grey, snow +1.7 EV",
+          arguments: [(0.5, 0.0), (100.0, 0.0), (7000.0, 0.0), (20000.0, 1.7), (40000.0, 1.7)])
     func intent(luminance: Double, ev: Double) {
         #expect(abs(SubjectIntent.ev(forLuminance: luminance) - ev) < 1e-9)
     }
 
-    @Test("Intent rises monotonically between the anchors")
+    @Test("Dusk stays dusk: a scene at 50 cd/m² or more is not dimmed, one at 5 or less is dimmed 1.25 EV, log-linear between",
+          arguments: [(1000.0, 0.0), (50.0, 0.0), (15.811, -0.625), (5.0, -1.25), (0.5, -1.25)])
+    func dimming(luminance: Double, ev: Double) {
+        #expect(abs(SubjectIntent.dimming(sceneLuminance: luminance) - ev) < 1e-3)
+    }
+
+    @Test("Intent rises and dimming lifts monotonically with luminance")
     func monotonic() {
-        let values = stride(from: 0.0, through: 16.0, by: 0.25).map { SubjectIntent.ev(forLuminance: pow(2, $0)) }
-        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 })
+        let levels = stride(from: -2.0, through: 16.0, by: 0.25).map { pow(2, $0) }
+        for values in [levels.map { SubjectIntent.ev(forLuminance: $0) }, levels.map { SubjectIntent.dimming(sceneLuminance: $0) }] {
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 })
+        }
     }
 }
