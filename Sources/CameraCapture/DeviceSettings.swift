@@ -16,6 +16,10 @@ public struct DeviceSettings: Sendable, Equatable {
     /// Exposure compensation in EV, within `DeviceCapabilities.exposureBias`. It applies in the
     /// automatic and the locked modes (as Apple documents) and is reached by a smooth ramp.
     public var exposureBias = 0.0
+    /// The shadows control, within `SunAwareExposure.shadowsRange` (−2…2): how far the sun-aware
+    /// render lifts the shadows towards the subject (`SunAwareExposure.shadows`); 0 leaves the
+    /// automatic choice. It applies in the automatic and the locked modes, with sun-aware metering.
+    public var shadows = 0.0
     /// The normalised device point to meter (tap to meter); nil lets the engine find the subject.
     public var exposurePoint: NormalizedPoint?
     /// How auto-exposure meters: sun-aware (the default) or a classic average, centre, spot or matrix.
@@ -56,6 +60,7 @@ public struct DeviceSettings: Sendable, Equatable {
             throw ValueOutOfRangeError(setting: "frame rate for \(activeFormat.size)", value: frameRate, range: range, unit: "fps")
         }
         _ = try ValueOutOfRangeError.check(exposureBias, in: capabilities.exposureBias, setting: "exposure bias", unit: "EV")
+        _ = try ValueOutOfRangeError.check(shadows, in: SunAwareExposure.shadowsRange, setting: "shadows")
         if case .custom(let duration, let gain) = exposureMode {
             _ = try ValueOutOfRangeError.check(duration, in: capabilities.exposureDuration, setting: "exposure duration", unit: "s")
             _ = try ValueOutOfRangeError.check(gain, in: capabilities.analogueGain, setting: "analogue gain")

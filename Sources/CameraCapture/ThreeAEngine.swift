@@ -68,7 +68,7 @@ public struct ThreeAEngine: Sendable {
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {
         ThreeAStatus(exposureState: controls.exposure.state, exposureError: controls.exposure.evError,
-                     exposureBias: controls.exposure.bias.current, exposureMode: controls.exposure.mode,
+                     exposureBias: controls.exposure.bias.current, shadows: controls.exposure.shadows, exposureMode: controls.exposure.mode,
                      meteringMode: controls.exposure.meteringMode, exposurePoint: controls.exposure.exposurePoint,
                      focusState: controls.focus.state, focusPoint: controls.focusPoint,
                      whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
@@ -168,6 +168,9 @@ public struct ThreeAEngine: Sendable {
         }
         if settings.exposureBias != previous?.exposureBias {
             try controls.exposure.setBias(settings.exposureBias)
+        }
+        if settings.shadows != previous?.shadows {
+            try controls.exposure.setShadows(settings.shadows)
         }
         if settings.exposurePoint != previous?.exposurePoint {
             try controls.exposure.setExposurePoint(settings.exposurePoint)

@@ -10,6 +10,8 @@ public struct ThreeAStatus: Sendable, Hashable {
     public var exposureError: Double
     /// The exposure compensation in effect, in EV (mid-ramp after a change).
     public var exposureBias: Double
+    /// The shadows control in effect (`DeviceSettings.shadows`), −2…2.
+    public var shadows: Double
     public var exposureMode: AutoExposure.Mode
     public var meteringMode: MeteringMode
     /// The tap-to-meter point, nil while the engine finds the subject itself.
@@ -29,7 +31,7 @@ public struct ThreeAStatus: Sendable, Hashable {
     /// What the exposure was set for, normalised (`AutoExposure.subjectRegion`), or nil.
     public var subjectRegion: NormalizedRect?
 
-    public init(exposureState: AEState, exposureError: Double, exposureBias: Double, exposureMode: AutoExposure.Mode = .continuousAuto,
+    public init(exposureState: AEState, exposureError: Double, exposureBias: Double, shadows: Double = 0, exposureMode: AutoExposure.Mode = .continuousAuto,
                 meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
                 focusState: FocusState, focusPoint: NormalizedPoint = .center,
                 whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
@@ -38,6 +40,7 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
+        self.shadows = shadows
         self.exposureMode = exposureMode
         self.meteringMode = meteringMode
         self.exposurePoint = exposurePoint

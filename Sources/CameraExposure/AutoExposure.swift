@@ -85,6 +85,20 @@ public struct AutoExposure: Sendable {
         bias.ramp(to: try ValueOutOfRangeError.check(ev, in: biasRange, setting: "exposure bias", unit: "EV"))
     }
 
+    /// The user's shadows control (`SunAwareExposure.shadows`), −2…2: from the next frame on the
+    /// sun-aware render lifts the shadows more (positive) or less; a locked exposure's picture
+    /// takes it at once. The classic metering modes and a custom exposure render no gain and
+    /// ignore it.
+    public var shadows: Double { algorithm.shadows }
+
+    /// Sets the shadows control; outside `SunAwareExposure.shadowsRange` it throws, naming the range.
+    public mutating func setShadows(_ shadows: Double) throws(ValueOutOfRangeError) {
+        algorithm.shadows = try ValueOutOfRangeError.check(shadows, in: SunAwareExposure.shadowsRange, setting: "shadows")
+        if mode == .locked, algorithm.meteringMode == .sunAware {
+            renderGain.contrast = SunAwareExposure.contrast(lifting: renderGain.ev, shadows: shadows)
+        }
+    }
+
     /// Ramps the bias back to 0: full auto.
     public mutating func resetBias() {
         bias.ramp(to: 0)
@@ -180,6 +194,7 @@ public struct AutoExposure: Sendable {
             watchdogReason = "\(reason) for \(String(format: "%.1f", stuckSeconds)) s at \(String(format: "%.6f", total)) s·gain — restarted auto-exposure"
             var restarted = SunAwareExposure(exposurePoint: algorithm.exposurePoint, fixedIntent: algorithm.fixedIntent)
             restarted.meteringMode = algorithm.meteringMode
+            restarted.shadows = algorithm.shadows
             algorithm = restarted
             stuckSeconds = 0
         }

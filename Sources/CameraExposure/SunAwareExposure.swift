@@ -34,6 +34,11 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// The subject's intent in EV when known (e.g. from a tap on a known surface); nil to derive
     /// it from the subject's luminance.
     public var fixedIntent: Double?
+    /// The user's shadows control, −2…2 (`shadowsRange`), beside the EV bias: how far the tone
+    /// curve lifts the shadows towards the subject, each step `contrastPerShadowsStep` off the
+    /// contrast the lift chose (`contrast(lifting:shadows:)`); 0 leaves it. The classic metering
+    /// modes render no gain and ignore it.
+    public var shadows = 0.0
     public private(set) var state: AEState = .searching
     /// The last frame's exposure error in EV (positive: over-exposed), sensor exposure against its target.
     public private(set) var evError = 0.0
@@ -85,12 +90,28 @@ public struct SunAwareExposure: ExposureAlgorithm {
     public static let contrastPerLift = 0.1
     public static let leastContrast = 0.65
 
+    /// The range of the shadows control (`shadows`), as phones have it beside brightness.
+    public static let shadowsRange = -2.0...2.0
+    /// The contrast one step of `shadows` takes off (a positive step) or gives back. On
+    /// backlit-portrait (lift 3.7 EV, contrast 0.65) −2…+2 spans contrast 0.85…0.45: with the
+    /// global curve the body's dark stripes flatten or deepen visibly over the range without a
+    /// grey, flat picture. The local tone mapping keeps small shadows' texture at full contrast
+    /// (`ToneCurve.detailRange`), so there the slope moves only their base.
+    public static let contrastPerShadowsStep = 0.1
+    /// The contrast range `shadows` moves within: down to 0.4 (the shadows of a backlit portrait
+    /// well open, still darker than the subject), up to the scene's own contrast.
+    public static let shadowsContrastRange = 0.4...1.0
+
     /// The contrast (`RenderGain.contrast`) a picture lifted by `lift` EV is rendered with: a
     /// scene whose subject had to be lifted out of a highlight-protecting exposure has more range
     /// than the picture can show, the more so the more it is lifted; the shadows come closer to the
-    /// subject, and the local tone mapping keeps their texture.
-    static func contrast(lifting lift: Double) -> Double {
-        min(max(1 - contrastPerLift * max(lift, 0), leastContrast), 1)
+    /// subject, and the local tone mapping keeps their texture. The user's `shadows` then moves it
+    /// `contrastPerShadowsStep` a step, within `shadowsContrastRange` (+2 opens the shadows, −2
+    /// deepens them, back to full contrast on most scenes).
+    static func contrast(lifting lift: Double, shadows: Double = 0) -> Double {
+        let automatic = min(max(1 - contrastPerLift * max(lift, 0), leastContrast), 1)
+        let range = shadowsContrastRange
+        return min(max(automatic - contrastPerShadowsStep * shadows, range.lowerBound), range.upperBound)
     }
 
     /// EV the sensor exposure falls by on a frame clipping more than the budget, whose highlights
@@ -181,12 +202,15 @@ public struct SunAwareExposure: ExposureAlgorithm {
         let sensor = pow(2, highlights + min(metadata.exposureBias, 0))
         // A subject at full scale (a tap on a window) reads as 2 stops over: its exposure comes down.
         guard subject < SceneFlags.clippedLevel else {
-            renderGain = RenderGain(subjectLevel: subject, ev: log2(target / subject))
+            let lift = log2(target / subject)
+            renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift, shadows: shadows),
+                                    white: pow(2, dimming))
             return min(sensor, 0.25)
         }
         let needed = log2(target / max(subject, 1.0 / 4096)) + SunAwareExposure.aim
         let lift = min(needed, SunAwareExposure.maximumLift)
-        renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift), white: pow(2, dimming))
+        renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift, shadows: shadows),
+                                white: pow(2, dimming))
         // The lift the subject would need at the highlights' exposure, beyond the most it may have.
         let beyond = needed - log2(sensor) - SunAwareExposure.maximumLift
         return sensor * pow(2, max(beyond, 0))

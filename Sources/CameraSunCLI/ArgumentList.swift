@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraExposure
 import CameraISP
 
 /// The arguments of one command, consumed as the command reads its flags; whatever is left is
@@ -94,6 +95,17 @@ struct ArgumentList {
     /// `--hdr on|off`: local tone mapping, or the plain global curve; nil when absent.
     mutating func hdr() throws(CLIError) -> ToneMapping? {
         try option("hdr", expected: "on or off") { ["on": ToneMapping.local, "off": .global][$0] }
+    }
+
+    /// `--shadows N`: the shadows control, a number in `SunAwareExposure.shadowsRange` (−2…2); nil
+    /// when absent. Outside the range is a usage error naming the value and the range.
+    mutating func shadows() throws(CLIError) -> Double? {
+        guard let shadows = try double("shadows") else { return nil }
+        do {
+            return try ValueOutOfRangeError.check(shadows, in: SunAwareExposure.shadowsRange, setting: "--shadows")
+        } catch {
+            throw .usage("\(error)")
+        }
     }
 
     /// `--seed`: the simulated camera's noise seed, 1 when absent.

@@ -30,7 +30,9 @@ enum HelpCommand {
     capture flags (meter, photo, record, serve): --width W --height H --framerate F (the camera's nearest
     format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
     error), --seed N, --realtime|--no-realtime, --hdr on|off (local tone mapping, default on, or the
-    plain global curve), --flicker off|50|60|auto (default auto),
+    plain global curve), --shadows N (−2…2, default 0: + lifts the shadows of the sun-aware picture
+    towards the subject, − deepens them; the classic --metering modes and --shutter ignore it),
+    --flicker off|50|60|auto (default auto),
     --awb auto|incandescent|fluorescent|daylight|cloudy|locked, --awbgains R,B, --lens-position P
     (0 nearest … 1 infinity), --torch.
 
@@ -60,7 +62,7 @@ enum HelpCommand {
         /api/photo takes "raw":bool and "bracket":[EV,…] (the page's ±2 EV button) beside "flash".
         """,
         "meter": """
-        usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shutter S --gain G]
+        usage: camerasun meter [--source SPEC] [--frames N] [--metering M] [--ev EV] [--shadows N] [--shutter S --gain G]
                                [capture flags (camerasun help): --width W --height H --framerate F, --flicker …]
                                [--lang en|zh] [--json]
         Runs the camera and prints each frame's analysis: brightness (mean Rec.709 luma of the
@@ -87,7 +89,7 @@ enum HelpCommand {
         scenes, bracketWithinBound, medians:[{method, mefSSIM, tmqi}], darkestSubjects:{scene: dB}}]}.
         """,
         "photo": """
-        usage: camerasun photo [--source SPEC] [--ev EV] [--metering M] [--shutter S [--gain G | --iso N]]
+        usage: camerasun photo [--source SPEC] [--ev EV] [--shadows N] [--metering M] [--shutter S [--gain G | --iso N]]
                                [--flash off|on|auto] [--bracket EV,EV[,…] [--bracket-frames]] [--raw] [--count N] [--library DIR]
                                [--quality Q] [--no-zsl]
                                [--gps LAT,LON[,ALT]] [capture flags (camerasun help): --width W --height H --framerate F, --flicker …] [--json]
@@ -98,7 +100,8 @@ enum HelpCommand {
         fsynced, then catalogued with its exposure and metering statistics. Zero shutter lag takes
         the frame current at each request; --no-zsl waits for the next one. --width/--height
         default to 1920x1080. --shutter fixes the exposure (--gain defaults to 1; a shutter longer
-        than a frame lowers the frame rate); otherwise --ev biases auto-exposure; --metering as for
+        than a frame lowers the frame rate); otherwise --ev biases auto-exposure and --shadows (−2…2)
+        lifts (+) or deepens (−) the shadows of its picture (sun metering only); --metering as for
         meter. --flash on fires the flash for every photo, auto when the scene is dim (below 10
         cd/m²), off (the default) never: a pre-flash measures the subject, then the flash fires at
         the power that puts it at mid-grey (shifted by --ev) — full power and a warning when it is
@@ -157,14 +160,15 @@ enum HelpCommand {
         """,
         "scene": """
         usage: camerasun scene list [--json]
-               camerasun scene render SCENE --out F.png [--ev EV] [--hdr on|off | --shutter S --gain G | --iso N]
+               camerasun scene render SCENE --out F.png [--ev EV] [--shadows N] [--hdr on|off | --shutter S --gain G | --iso N]
                                       [--width W --height H] [--seed N] [--json]
         SCENE is a built-in scene name or hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD].
         Test scenes, not listed (scene list --json has them as testScenes), work wherever a scene
         name does: moving-subject (a ball rolling across backlit-portrait, for HDR ghost tests).
         Without --shutter/--gain CameraSun's AE settles on the scene (45 frames) and the PNG is the
         picture it renders: the sensor exposed for the highlights, the subject lifted by the tone
-        mapper, local (--hdr on, the default) or the plain global curve (--hdr off). With them the
+        mapper, local (--hdr on, the default) or the plain global curve (--hdr off), the shadows
+        lifted further (--shadows up to 2) or less (down to −2) than the AE chose. With them the
         frame is rendered as exposed: --shutter takes 4000 (µs), 4000us, 4ms, 0.004s or 1/250;
         --gain is analogue gain (1 = ISO 50); --gain or --iso alone puts the subject at its intent.
         """,

@@ -72,6 +72,9 @@ struct PhotoOptions {
         if ev != nil && shutter != nil {
             throw CLIError.usage("--ev biases auto-exposure, which --shutter turns off — give --ev or --shutter, not both")
         }
+        if capture.settings.shadows != nil && shutter != nil {
+            throw CLIError.usage("--shadows shapes auto-exposure's picture, which --shutter turns off — give --shadows or --shutter, not both")
+        }
         try arguments.finish()
     }
 

@@ -37,6 +37,7 @@ enum SceneCommand {
         let gain: Double
         let iso: Double
         let evBias: Double
+        let shadows: Double
         /// The EV the tone mapper lifted the subject by (0 at a fixed exposure), and whether it was the local one.
         let renderGainEV: Double
         let hdr: Bool
@@ -81,6 +82,7 @@ enum SceneCommand {
             throw CLIError.usage("scene render needs --out FILE.png — e.g. camerasun scene render backlit-portrait --out a.png")
         }
         let bias = try arguments.double("ev") ?? 0
+        let shadows = try arguments.shadows()
         let shutter = try arguments.shutter()
         let gain = try arguments.gain()
         let toneMapping = try arguments.hdr()
@@ -91,6 +93,9 @@ enum SceneCommand {
         try arguments.finish()
         if toneMapping != nil && (shutter != nil || gain != nil) {
             throw CLIError.usage("--hdr tone-maps the AE's picture, and --shutter/--gain render the frame as exposed — drop one of them")
+        }
+        if shadows != nil && (shutter != nil || gain != nil) {
+            throw CLIError.usage("--shadows shapes the AE's picture, and --shutter/--gain render the frame as exposed — drop one of them")
         }
         try WritablePath.check(out, writing: "the picture", flag: "--out")
 
@@ -106,7 +111,7 @@ enum SceneCommand {
         _ = try ValueOutOfRangeError.check(bias, in: camera.capabilities.exposureBias, setting: "--ev", unit: "EV")
         let picture: Picture
         if shutter == nil && gain == nil {
-            picture = try await converged(scene, size: size, seed: seed, toneMapping: toneMapping ?? .local, bias: bias)
+            picture = try await converged(scene, size: size, seed: seed, toneMapping: toneMapping ?? .local, bias: bias, shadows: shadows ?? 0)
         } else {
             try camera.updateControls { $0.exposureBias = bias }
             try ExposureChoice.resolve(shutter: shutter, gain: gain, bias: bias, camera: camera).apply(to: camera)
@@ -123,7 +128,7 @@ enum SceneCommand {
         let metadata = picture.metadata
         let result = Rendered(out: out, scene: scene.name, width: width, height: height,
                               exposureTime: metadata.exposureDuration.seconds, gain: metadata.analogueGain, iso: metadata.iso,
-                              evBias: bias, renderGainEV: picture.renderGainEV, hdr: picture.hdr,
+                              evBias: bias, shadows: shadows ?? 0, renderGainEV: picture.renderGainEV, hdr: picture.hdr,
                               brightness: luma.brightness, clippedFraction: luma.clippedFraction)
         if json {
             try terminal.json(result)
@@ -148,11 +153,13 @@ enum SceneCommand {
     /// at most 25 on the built-in scenes that hold still (BENCHMARKS.md).
     static let settlingFrames = 45
 
-    /// The sun AE's picture of `scene` once it has settled.
+    /// The sun AE's picture of `scene` once it has settled, its shadows set to `shadows`.
     private static func converged(_ scene: SimulatedScene, size: PixelSize, seed: UInt64, toneMapping: ToneMapping,
-                                  bias: Double) async throws -> Picture {
+                                  bias: Double, shadows: Double) async throws -> Picture {
         let evaluation = ClosedLoopEvaluation(frameCount: settlingFrames, size: size, seed: seed, toneMapping: toneMapping, bias: bias)
-        let result = try await evaluation.run(scene, algorithm: SunAwareExposure())
+        var algorithm = SunAwareExposure()
+        algorithm.shadows = shadows
+        let result = try await evaluation.run(scene, algorithm: algorithm)
         guard let buffer = result.output, let metadata = result.metadata else {
             throw CLIError.runtime("the AE produced no picture of \(scene.name) — try again with --shutter and --gain")
         }

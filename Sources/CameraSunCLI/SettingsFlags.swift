@@ -4,12 +4,14 @@ import CameraExposure
 import CameraISP
 
 /// The camera-setting flags `meter`, `photo` and `serve` share (CLI.md, "Common capture flags"):
-/// tone mapping, anti-flicker, white balance, lens position and torch. Absent flags leave the
-/// camera's own settings (local tone mapping, anti-flicker auto, auto white balance, continuous
-/// autofocus, torch off).
+/// tone mapping, shadows, anti-flicker, white balance, lens position and torch. Absent flags leave
+/// the camera's own settings (local tone mapping, shadows 0, anti-flicker auto, auto white balance,
+/// continuous autofocus, torch off).
 struct SettingsFlags: Equatable {
     /// `--hdr on|off`: local tone mapping, or the plain global curve.
     var toneMapping: ToneMapping?
+    /// `--shadows N`, −2…2: how far the sun-aware render lifts the shadows (`DeviceSettings.shadows`).
+    var shadows: Double?
     /// `--flicker off|50|60|auto`.
     var flicker: FlickerMode?
     /// `--awb MODE` or `--awbgains R,B`.
@@ -31,6 +33,7 @@ struct SettingsFlags: Equatable {
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList) throws(CLIError) {
         toneMapping = try arguments.hdr()
+        shadows = try arguments.shadows()
         flicker = try arguments.option("flicker", expected: "off, 50, 60 or auto", FlickerMode.init(rawValue:))
         let awb = try arguments.option("awb", expected: Self.whiteBalanceModes.map(\.name).joined(separator: ", ", last: " or ")) { name in
             Self.whiteBalanceModes.first { $0.name == name }?.mode
@@ -70,6 +73,7 @@ struct SettingsFlags: Equatable {
         }
         try camera.configure { settings in
             if let toneMapping { settings.toneMapping = toneMapping }
+            if let shadows { settings.shadows = shadows }
             if let flicker { settings.flicker = flicker }
             if let whiteBalance { settings.whiteBalanceMode = whiteBalance }
             if let lensPosition { settings.focusMode = .manual(lensPosition: lensPosition) }

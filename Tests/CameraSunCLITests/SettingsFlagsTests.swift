@@ -55,6 +55,12 @@ struct SettingsFlagsTests {
         #expect(settings.focusMode == .manual(lensPosition: 0.25) && settings.torchLevel == 1)
     }
 
+    @Test("--shadows sets the shadows control; without it the camera keeps 0", arguments: [("1.5", 1.5), ("-2", -2.0), ("2", 2.0)])
+    func shadows(value: String, expected: Double) throws {
+        #expect(try Self.camera(["--shadows", value]).settings.shadows == expected)
+        #expect(try Self.camera([]).settings.shadows == 0)
+    }
+
     @Test("A bad value is a usage error naming the flag", arguments: [
         (["--flicker", "100"], "--flicker '100' is not off, 50, 60 or auto"),
         (["--hdr", "yes"], "--hdr 'yes' is not on or off"),
@@ -63,6 +69,8 @@ struct SettingsFlagsTests {
         (["--awb", "auto", "--awbgains", "1,1"], "--awb and --awbgains both set the white balance"),
         (["--lens-position", "2"], "--lens-position 2 is outside the supported range 0…1"),
         (["--awbgains", "0.5,1"], "--awbgains 0.5 is outside the supported range 1…"),
+        (["--shadows", "3"], "--shadows 3 is outside the supported range -2…2 — choose a value in that range"),
+        (["--shadows", "dark"], "--shadows 'dark' is not a number"),
     ])
     func badValues(arguments: [String], message: String) {
         let error = cliError { try Self.camera(arguments) }

@@ -25,6 +25,8 @@ import Testing
         #expect(try decode(#"{"mode":"locked"}"#) == ExposureCommand.locked)
         #expect(try decode(#"{"mode":"custom","exposureTime":0.004,"gain":2}"#) == ExposureCommand.custom(exposureTime: 0.004, gain: 2))
         #expect(try decode(#"{"reset":true}"#) == ExposureCommand.reset)
+        #expect(try decode(#"{"shadows":1.5}"#) == ShadowsCommand(shadows: 1.5))
+        #expect(message("{}", as: ShadowsCommand.self) == "shadows: missing — add it to the JSON object")
     }
 
     @Test func meterLockZoomAndMeteringForms() throws {

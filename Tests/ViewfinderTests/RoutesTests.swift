@@ -49,7 +49,7 @@ extension ServerTests {
                 ("/api/whitebalance", #"{"gains":{"red":1.5,"blue":2}}"#), ("/api/whitebalance", #"{"mode":"locked"}"#),
                 ("/api/focus", #"{"mode":"auto"}"#), ("/api/focus", #"{"lensPosition":0.3}"#),
                 ("/api/torch", #"{"on":true,"level":0.5}"#), ("/api/torch", #"{"on":false}"#),
-                ("/api/hdr", #"{"on":false}"#), ("/api/hdr", #"{"on":true}"#),
+                ("/api/hdr", #"{"on":false}"#), ("/api/hdr", #"{"on":true}"#), ("/api/shadows", #"{"shadows":-1.5}"#),
             ]
             for (path, body) in calls {
                 let response = try await connection.request("POST", path, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
@@ -60,6 +60,7 @@ extension ServerTests {
                 "flicker 50", "white balance manualTemperature(2850 K)",
                 "white balance manualGains(CameraCore.WhiteBalanceGains(red: 1.5, green: 1.0, blue: 2.0))", "white balance locked",
                 "focus autoOnce", "focus manual(lensPosition: 0.3)", "torch 0.5", "torch 0.0", "hdr false", "hdr true",
+                "shadows -1.5",
             ])
         }
 
@@ -69,6 +70,7 @@ extension ServerTests {
             ("/api/focus", #"{"mode":"macro"}"#, #"mode: "macro" is not auto, continuous or locked"#),
             ("/api/torch", #"{"level":1}"#, "on: missing — add it to the JSON object"),
             ("/api/hdr", #"{}"#, "on: missing — add it to the JSON object"),
+            ("/api/shadows", #"{"shadows":"dark"}"#, "shadows: expected a number"),
         ])
         func aBadSettingIsA400NamingTheValue(path: String, body: String, error: String) async throws {
             let test = try TestServer()

@@ -68,6 +68,22 @@ extension ServerTests {
             await camera.stop()
         }
 
+        @Test func theShadowsControlShowsInStateAndOutOfRangeIsA400() async throws {
+            let camera = try await LiveViewfinder.start()
+            let initial = try await camera.json("GET", "/state").object
+            #expect(jsonNumber(initial["shadows"]) == 0 && initial["shadowsRange"] as? [Double] == [-2, 2], "\(initial)")
+            let lifted = try await camera.json("POST", "/api/shadows", #"{"shadows":1.5}"#)
+            #expect(lifted.status == 200 && jsonNumber(lifted.object["shadows"]) == 1.5, "the answer already shows it: \(lifted.object)")
+            #expect(camera.device.settings.shadows == 1.5)
+            let beyond = try await camera.json("POST", "/api/shadows", #"{"shadows":3}"#)
+            #expect(beyond.status == 400 && beyond.error.contains("shadows 3 is outside the supported range -2…2"), "\(beyond.object)")
+            let word = try await camera.json("POST", "/api/shadows", #"{"shadows":"deep"}"#)
+            #expect(word.status == 400 && word.error == "shadows: expected a number", "\(word.object)")
+            #expect(camera.device.settings.shadows == 1.5, "a refused value changes nothing")
+            #expect(jsonNumber(try await camera.json("GET", "/state").object["shadows"]) == 1.5)
+            await camera.stop()
+        }
+
         @Test func theTorchLevelAndTheFormatFallbackShowInState() async throws {
             var capabilities = ScriptedDevice.standardCapabilities
             capabilities.hasTorch = true

@@ -54,6 +54,7 @@ final class FakeBackend: ViewfinderBackend {
     func setFocus(_ command: FocusCommand) async throws { record("focus \(command.mode)") }
     func setTorch(_ command: TorchCommand) async throws { record("torch \(command.level)") }
     func setHDR(_ command: HDRCommand) async throws { record("hdr \(command.on)") }
+    func setShadows(_ command: ShadowsCommand) async throws { record("shadows \(command.shadows)") }
     func setRaw(_ command: RawCommand) async throws { record("raw \(command.on)") }
     func switchCamera(_ command: CameraCommand) async throws { record("camera \(command.position.rawValue)") }
     func takePhoto(_ command: PhotoCommand) async throws -> Data {

@@ -21,7 +21,8 @@ import Testing
     /// The ids the browser tests drive.
     @Test(arguments: ["preview", "square", "brightnessValue", "advice", "lockBadge", "evSlider", "evReset", "shutter", "flashToggle", "thumb",
                       "histogram", "zebraToggle", "sunToggle", "contrastToggle", "metering", "zoom", "toast", "flickerSelect",
-                      "whiteBalanceSelect", "torchToggle", "alert", "liveChip", "liveURL", "liveToggle", "liveStatus"])
+                      "whiteBalanceSelect", "torchToggle", "alert", "liveChip", "liveURL", "liveToggle", "liveStatus",
+                      "shadowsSlider", "shadowsValue", "shadowsReset"])
     func hasTheControl(_ id: String) {
         #expect(ViewfinderPage.html.contains("id=\"\(id)\""))
     }
@@ -61,6 +62,19 @@ import Testing
         #expect(offsets == [-2, 0, 2])
         try PhotoSettings.checkBracket(offsets)
         #expect(ViewfinderPage.html.contains(#"id="bracketToggle""#))
+    }
+
+    /// The shadows slider sits in the EV card, spans the range `/api/shadows` takes, says so in
+    /// both languages and sends its value there; `/state`'s `shadows` moves it.
+    @Test func hasTheShadowsSliderBesideEV() throws {
+        let html = ViewfinderPage.html, script = ViewfinderPage.script
+        let card = try #require(html.firstRange(of: #/<section id="evCard"[\s\S]*?</section>/#).map { String(html[$0]) })
+        #expect(card.contains(#"id="evSlider""#))
+        let range = SunAwareExposure.shadowsRange
+        #expect(card.contains(#"<input id="shadowsSlider" type="range" min="\#(Int(range.lowerBound))" max="\#(Int(range.upperBound))""#))
+        #expect(ViewfinderPage.phrases["shadows"]?.zh == "阴影")
+        #expect(script.contains("control('/api/shadows', {shadows: Math.round(Number($('shadowsSlider').value) * 10) / 10})"))
+        #expect(script.contains("$('shadowsSlider').value = s.shadows"))
     }
 
     @Test func offersEveryMeteringMode() {

@@ -21,6 +21,10 @@ extension SessionBackend {
         }
     }
 
+    public func setShadows(_ command: ShadowsCommand) async throws {
+        try device.configure { $0.shadows = command.shadows }
+    }
+
     /// Meters and focuses at the device point shown at a tap (through `PreviewGeometry` with the
     /// preview's size and its connection's rotation and mirroring) or at a device point; spot
     /// metering moves its spot there too.

@@ -19,6 +19,9 @@ public struct ViewfinderState: Sendable, Encodable {
     /// The exposure compensation in effect, in EV (mid-ramp after a change).
     public let evBias: Double
     public let evRange: [Double]
+    /// The shadows control as set (`/api/shadows`), and its range [min,max].
+    public let shadows: Double
+    public let shadowsRange: [Double]
     /// Seconds.
     public let exposureTime: Double
     /// The sensor's part of the two-part exposure: its shutter time in seconds (as `exposureTime`).
@@ -138,6 +141,8 @@ public struct ViewfinderState: Sendable, Encodable {
         linearMean = statistics.linearMean
         evBias = threeA.exposureBias
         evRange = [capabilities.exposureBias.lowerBound, capabilities.exposureBias.upperBound]
+        shadows = settings.shadows
+        shadowsRange = [SunAwareExposure.shadowsRange.lowerBound, SunAwareExposure.shadowsRange.upperBound]
         exposureTime = metadata.exposureDuration.seconds
         sensorExposureTime = exposureTime
         renderGainEV = threeA.renderGain.ev
@@ -180,7 +185,7 @@ public struct ViewfinderState: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case frame, brightness, linearMean, evBias, evRange, exposureTime, sensorExposureTime, renderGainEV, hdr, raw, subjectRegion
+        case frame, brightness, linearMean, evBias, evRange, shadows, shadowsRange, exposureTime, sensorExposureTime, renderGainEV, hdr, raw, subjectRegion
         case iso, gain, aeState, afState, awbState, locks
         case meteringMode, exposurePoint, focusPoint, histogram, clippedFraction, sunFraction, advice, adviceZh, fps, drops
         case device, format, camera, targetBrightness, zoom, zoomRange, flicker, whiteBalance, focus, torch, watchdog, interruption
@@ -196,6 +201,8 @@ public struct ViewfinderState: Sendable, Encodable {
         try container.encode(linearMean, forKey: .linearMean)
         try container.encode(evBias, forKey: .evBias)
         try container.encode(evRange, forKey: .evRange)
+        try container.encode(shadows, forKey: .shadows)
+        try container.encode(shadowsRange, forKey: .shadowsRange)
         try container.encode(exposureTime, forKey: .exposureTime)
         try container.encode(sensorExposureTime, forKey: .sensorExposureTime)
         try container.encode(renderGainEV, forKey: .renderGainEV)

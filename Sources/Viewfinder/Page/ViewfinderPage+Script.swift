@@ -37,6 +37,7 @@ extension ViewfinderPage {
           let evTouchedAt = -Infinity;     // when the user last moved the EV slider
           let evWanted = null;             // the newest EV value not sent yet
           let evSending = false;
+          let shadowsTouchedAt = -Infinity;  // when the user last moved the shadows slider
           let press = null;                // the press on the preview, until it is a tap or a hold
           let capturing = 0;               // photos requested and not answered yet
           let toastTimer = 0;
@@ -122,6 +123,7 @@ extension ViewfinderPage {
             $('advice').textContent = (lang === 'zh' && next.adviceZh) || next.advice || text.waiting;
             $('exposureInfo').textContent = exposureLine(next);
             renderExposure(next);
+            renderShadows(next);
             renderLocks(next.locks ?? {});
             for (const button of meteringButtons) button.setAttribute('aria-pressed', String(button.dataset.mode === next.meteringMode));
             renderZoom(next);
@@ -149,6 +151,18 @@ extension ViewfinderPage {
             if (evSending || performance.now() - evTouchedAt < 1000 || typeof s.evBias !== 'number') return;
             slider.value = s.evBias;
             showEV(s.evBias);
+          }
+
+          // The shadows slider as for EV: the user's value while they drag, else the server's.
+          function renderShadows(s) {
+            if (performance.now() - shadowsTouchedAt < 1000 || typeof s.shadows !== 'number') return;
+            $('shadowsSlider').value = s.shadows;
+            showShadows(s.shadows);
+          }
+
+          function showShadows(value) {
+            $('shadowsValue').textContent = signed(value);
+            $('shadowsSlider').setAttribute('aria-valuetext', `${text.shadows} ${signed(value)}`);
           }
 
           function showEV(value) {
@@ -406,6 +420,19 @@ extension ViewfinderPage {
             evWanted = null;
             evTouchedAt = -Infinity;
             control('/api/exposure', {reset: true});
+          });
+          // Shadows re-render at once (no ramp): the value is sent when the slider is let go.
+          $('shadowsSlider').addEventListener('input', () => {
+            shadowsTouchedAt = performance.now();
+            showShadows(Math.round(Number($('shadowsSlider').value) * 10) / 10);
+          });
+          $('shadowsSlider').addEventListener('change', () => {
+            shadowsTouchedAt = performance.now();
+            control('/api/shadows', {shadows: Math.round(Number($('shadowsSlider').value) * 10) / 10});
+          });
+          $('shadowsReset').addEventListener('click', () => {
+            shadowsTouchedAt = -Infinity;
+            control('/api/shadows', {shadows: 0});
           });
           for (const button of meteringButtons) button.addEventListener('click', () => control('/api/metering', {mode: button.dataset.mode}));
           for (const button of zoomButtons) button.addEventListener('click', () => control('/api/zoom', {factor: Number(button.dataset.factor)}));

@@ -97,17 +97,17 @@ extension ViewfinderPage {
 
         #evCard { width: min(560px, calc(100vw - 180px)); padding: 12px 16px 8px; box-sizing: border-box; }
         .evRow { display: flex; align-items: center; gap: 12px; }
-        .evRow label { font-weight: 700; color: var(--accent); }
-        #evValue { width: 3.2em; text-align: right; font: 600 1em ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
-        .evLabels { display: flex; justify-content: space-between; margin: 0 calc(3.2em + 88px) 0 30px; font-size: 0.78em; color: var(--muted); }
-        #evSlider:focus-visible { outline-offset: 4px; border-radius: 8px; }
-        #evSlider { flex: 1; min-width: 0; height: 28px; margin: 0; background: transparent; -webkit-appearance: none; appearance: none; cursor: pointer; }
-        #evSlider::-webkit-slider-runnable-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
-        #evSlider::-moz-range-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
-        #evSlider::-webkit-slider-thumb { -webkit-appearance: none; width: 22px; height: 22px; margin-top: -9px; border-radius: 50%;
+        .evRow label { min-width: 72px; font-weight: 700; color: var(--accent); }
+        .evRow output { width: 3.2em; text-align: right; font: 600 1em ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
+        .evLabels { display: flex; justify-content: space-between; margin: 0 calc(3.2em + 88px) 0 84px; font-size: 0.78em; color: var(--muted); }
+        .evRow input[type="range"]:focus-visible { outline-offset: 4px; border-radius: 8px; }
+        .evRow input[type="range"] { flex: 1; min-width: 0; height: 28px; margin: 0; background: transparent; -webkit-appearance: none; appearance: none; cursor: pointer; }
+        .evRow input[type="range"]::-webkit-slider-runnable-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
+        .evRow input[type="range"]::-moz-range-track { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #222, #888 50%, #fff); }
+        .evRow input[type="range"]::-webkit-slider-thumb { -webkit-appearance: none; width: 22px; height: 22px; margin-top: -9px; border-radius: 50%;
           background: var(--accent); border: 2px solid #000; box-shadow: 0 1px 5px rgba(0, 0, 0, 0.6); }
-        #evSlider::-moz-range-thumb { width: 18px; height: 18px; border-radius: 50%; background: var(--accent); border: 2px solid #000; }
-        body.hc #evSlider::-webkit-slider-runnable-track { height: 6px; background: linear-gradient(90deg, #000, #fff); outline: 1px solid #fff; }
+        .evRow input[type="range"]::-moz-range-thumb { width: 18px; height: 18px; border-radius: 50%; background: var(--accent); border: 2px solid #000; }
+        body.hc .evRow input[type="range"]::-webkit-slider-runnable-track { height: 6px; background: linear-gradient(90deg, #000, #fff); outline: 1px solid #fff; }
 
         #toast { max-width: min(520px, 90vw); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
           border: 1px solid var(--danger); color: #fff; font-size: 0.9em; }

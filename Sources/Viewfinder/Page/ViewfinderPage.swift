@@ -19,6 +19,9 @@ import Foundation
 ///   factor) and `zoomRange` [min, max] (zoom buttons outside it are hidden).
 /// - `meteringMode` in `/state` uses the names `/api/metering` takes.
 ///
+/// The shadows slider under the EV slider sets `/api/shadows` (−2…2, `/state`'s `shadows`) when
+/// it is let go.
+///
 /// The anti-flicker and white-balance menus and the torch button (shown on cameras with one) use
 /// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
 /// button turns local tone mapping on and off (`/api/hdr`), the RAW button beside the shutter makes
@@ -117,6 +120,13 @@ public enum ViewfinderPage {
               <button id="evReset" type="button" class="chip" data-i18n="reset" data-i18n-label="resetLabel"></button>
             </div>
             <div class="evLabels"><span data-i18n="dark"></span><span data-i18n="bright"></span></div>
+            <div class="evRow">
+              <label for="shadowsSlider" data-i18n="shadows"></label>
+              <input id="shadowsSlider" type="range" min="-2" max="2" step="0.1" value="0" data-i18n-label="shadowsLabel">
+              <output id="shadowsValue" for="shadowsSlider">0.0</output>
+              <button id="shadowsReset" type="button" class="chip" data-i18n="reset" data-i18n-label="shadowsResetLabel"></button>
+            </div>
+            <div class="evLabels"><span data-i18n="shadowsDeep"></span><span data-i18n="shadowsOpen"></span></div>
           </section>
           <div id="liveBar" class="chips card" role="group" data-i18n-label="liveLabel" hidden>
             <input id="liveURL" class="chip" type="url" placeholder="rtmp://host/app/key" spellcheck="false" autocomplete="off" data-i18n-label="liveURL">

@@ -52,6 +52,16 @@ public enum ExposureCommand: Equatable, Sendable, Decodable {
     }
 }
 
+/// `POST /api/shadows`: `{"shadows":s}`, the shadows control beside the EV bias, −2…2 (the device
+/// checks the range): positive lifts the shadows towards the subject, negative deepens them.
+public struct ShadowsCommand: Equatable, Sendable, Decodable {
+    public var shadows: Double
+
+    public init(shadows: Double) {
+        self.shadows = shadows
+    }
+}
+
 /// `POST /api/meter`: a tap in a view (`{"view":{"x","y","width","height"},"gravity":…}`, the tap
 /// point and the view's size in view units) or a device point (`{"point":{"x","y"}}`, normalised).
 public enum MeterCommand: Equatable, Sendable, Decodable {

@@ -11,6 +11,8 @@ public protocol ViewfinderBackend: Sendable {
     /// One JPEG of the preview, with `overlays` drawn.
     func snapshot(overlays: PreviewOverlays) async throws -> Data
     func setExposure(_ command: ExposureCommand) async throws
+    /// Sets the shadows control (`DeviceSettings.shadows`); outside −2…2 is a `ValueOutOfRangeError`.
+    func setShadows(_ command: ShadowsCommand) async throws
     /// Meters and focuses at the command's point; returns the device point used.
     func meter(_ command: MeterCommand) async throws -> NormalizedPoint
     func setLocks(_ command: LockCommand) async throws

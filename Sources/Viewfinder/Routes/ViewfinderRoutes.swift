@@ -45,6 +45,7 @@ public struct ViewfinderRoutes: Sendable {
             return response
         }
         router.addControl("/api/exposure", on: backend) { try await $0.setExposure($1) }
+        router.addControl("/api/shadows", on: backend) { try await $0.setShadows($1) }
         router.add(.post, "/api/meter") { request in
             try .json(["point": try await backend.meter(try request.decodeJSON())])
         }
