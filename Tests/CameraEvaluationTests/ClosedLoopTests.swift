@@ -163,3 +163,37 @@ struct ClosedLoopTests {
         #expect(cycled.convergeFrames == cycling.count - 2 && cycled.oscillations == 0)
     }
 }
+
+/// What the local tone mapping adds over the global curve on the same frame and render gain.
+@Suite("Local against global tone mapping")
+struct LocalToneMappingTests {
+    /// The standard deviation of log2 luminance over the rows above the head (the sky, the sun
+    /// left out) of a bgra8 picture.
+    static func skyContrast(_ picture: PixelBuffer, truth: SimulatedGroundTruth) throws -> Double {
+        let rgb = picture.rgb8(), linear = SRGB.linearOf8Bit
+        var levels: [Double] = []
+        for y in 0..<(picture.height * 25 / 100) {
+            for x in 0..<picture.width where truth.sunMask[y * picture.width + x] == 0 && truth.subjectMask[y * picture.width + x] == 0 {
+                let i = (y * picture.width + x) * 3
+                let luminance = Double(BT709.redWeight * linear[Int(rgb[i])] + BT709.greenWeight * linear[Int(rgb[i + 1])]
+                                       + BT709.blueWeight * linear[Int(rgb[i + 2])])
+                levels.append(log2(max(luminance, 1e-4)))
+            }
+        }
+        let mean = levels.reduce(0, +) / Double(levels.count)
+        return (levels.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(levels.count)).squareRoot()
+    }
+
+    @Test("On backlit-portrait's sky the local tone mapping keeps more of the sky's gradation than the global curve on the same frame")
+    func skyKeepsItsGradation() async throws {
+        let result = try await ClosedLoopEvaluation(frameCount: 30, size: PixelSize(width: 320, height: 180)).run(.backlitPortrait, algorithm: SunAwareExposure())
+        let local = try #require(result.output), global = try #require(result.globalThumbnail), truth = try #require(result.truth)
+        #expect(global.width == local.width && global.height == local.height)
+        let (localContrast, globalContrast) = (try Self.skyContrast(local, truth: truth), try Self.skyContrast(global, truth: truth))
+        // Today both keep 0.082 EV: the sky is a smooth gradient the guided filter's base follows, so
+        // the detail the local mapper keeps is nil there (issue 35's local curves are still to come).
+        withKnownIssue("the local part does not show on the sky yet") {
+            #expect(localContrast > globalContrast * 1.1, "local \(localContrast) EV, global \(globalContrast) EV")
+        }
+    }
+}
