@@ -60,7 +60,8 @@ public struct ViewfinderState: Sendable, Encodable {
     public let format: String
     /// Where the main camera faces, and the camera in the picture-in-picture.
     public let camera: Camera
-    /// Where the brightness bar's target line goes: mid-grey at the current bias, encoded (0…1).
+    /// Where the brightness bar's target line goes: mid-grey at the current bias, encoded (0…1),
+    /// and where the sun-aware AE meters, its aim under it (`SunAwareExposure.aim`).
     public let targetBrightness: Double
     public let zoom: Double
     public let zoomRange: [Double]
@@ -170,7 +171,8 @@ public struct ViewfinderState: Sendable, Encodable {
         let active = settings.activeFormat
         format = "\(active.size) \(active.pixelFormat) @ \(String(format: "%g", settings.frameRate)) fps, "
             + "preview \(frame.image.width)x\(frame.image.height)"
-        targetBrightness = min(1, SRGB.encode(Meter.midGray * pow(2, threeA.exposureBias)))
+        let aim = threeA.meteringMode == .sunAware ? SunAwareExposure.aim : 0
+        targetBrightness = min(1, SRGB.encode(Meter.midGray * pow(2, threeA.exposureBias + aim)))
         zoom = settings.zoomFactor
         zoomRange = [capabilities.zoomFactor.lowerBound, capabilities.zoomFactor.upperBound]
         flicker = Flicker(mode: settings.flicker, detected: threeA.flicker)
