@@ -308,7 +308,7 @@ class ViewfinderTest:
         self.element("hdrToggle").click()
         self.wait("/state hdr true", lambda: self.state().get("hdr"), lambda on: on is True)
         # A tap fixes what the exposure is set for: its spot, outlined where PreviewGeometry puts it.
-        x, y = self.free_point(0.4, 0.7)
+        x, y = self.free_point(0.4, 0.55)
         self.press(x, y)
         expected, _ = self.expected_device_point(x, y)
         region = self.wait("/state subjectRegion about the tap", lambda: self.state().get("subjectRegion"),
