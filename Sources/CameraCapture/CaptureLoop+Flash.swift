@@ -18,7 +18,10 @@ extension CaptureLoop {
     /// The flash photo's step after this frame (`.wait` when none is being taken).
     mutating func advanceFlashPhoto(_ statistics: FrameStatistics, metadata: FrameMetadata) -> FlashSequence.Step {
         guard var photo = flashPhoto, let held = engine.hold?.controls else { return .wait }
-        let step = photo.sequence.advance(statistics, metadata: metadata, held: held, bias: engine.controls.exposure.bias.current)
+        let step = photo.sequence.advance(statistics, metadata: metadata, held: held, target: engine.flashTarget(forExposure: metadata.totalExposure))
+        if case .fire = step, let exposure = photo.sequence.mainFlash {
+            engine.dimHeldPicture(by: exposure.expectedError)
+        }
         flashPhoto = photo
         return step
     }

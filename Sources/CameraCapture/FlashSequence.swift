@@ -59,8 +59,15 @@ struct FlashSequence {
     /// A frame was lost since the flash last fired: it may have taken the flash with it.
     private var mayHaveLostTheFlash = false
 
-    /// Takes the next frame, made under `held` controls while the exposure bias was `bias`.
-    mutating func advance(_ statistics: FrameStatistics, metadata: FrameMetadata, held: SensorControls, bias: Double) -> Step {
+    /// The main flash's exposure once the pre-flash has measured it.
+    var mainFlash: FlashExposure? {
+        if case .flash(let exposure) = phase { return exposure }
+        return nil
+    }
+
+    /// Takes the next frame, made under `held` controls; `target` is the level the subject is
+    /// aimed at in a frame of its exposure (`ThreeAEngine.flashTarget`).
+    mutating func advance(_ statistics: FrameStatistics, metadata: FrameMetadata, held: SensorControls, target: Double) -> Step {
         if let failure = countFrame(lost: false) { return failure }
         let lit = metadata.flashPower != nil
         let litByThisFlash = phase.power.map { Self.isLit(metadata, at: $0) } ?? false
@@ -74,7 +81,7 @@ struct FlashSequence {
                 if !lit { phase = .preFlash(ambient: (statistics, metadata)) }
                 return refireIfLost()
             }
-            let exposure = FlashExposure(ambient: ambient, preFlash: (statistics, metadata), target: Meter.midGray * pow(2, bias))
+            let exposure = FlashExposure(ambient: ambient, preFlash: (statistics, metadata), target: target)
             phase = .flash(exposure)
             return fire()
         case .flash(let exposure):

@@ -1,6 +1,7 @@
 import CameraCore
 import CameraExposure
 import CameraMetering
+import Foundation
 
 /// Carries out a device's exposure, white-balance and focus settings on every frame while a
 /// session runs, so a user only sets modes, points, bias and locks (`device.configure`) and
@@ -21,6 +22,8 @@ public struct ThreeAEngine: Sendable {
     /// The controls the three loops returned for the last frame they ran on (a hold's are not
     /// theirs: a bracket right after another starts from auto-exposure's, not the last one's +2 EV).
     private var lastControls: SensorControls?
+    /// The total exposure of the frame auto-exposure last ran on: the one its render gain is for.
+    private var meteredExposure: Double?
     /// The exposure, white balance and lens position held while a photo of several frames is
     /// taken, and the render gain its frames show with; nil otherwise. A flash photo's ambient,
     /// pre-flash and flash frames share them (a lens moving between the ambient and the pre-flash
@@ -32,7 +35,25 @@ public struct ThreeAEngine: Sendable {
     /// Controls held for the next frames, and how their pictures are rendered.
     struct Hold: Sendable {
         var controls: SensorControls
+        /// The render gain of a frame made at `reference` (total exposure), each held frame's moved
+        /// by its own exposure's difference from it (`RenderGain.movedBy`), so that cutting the
+        /// exposure leaves the picture as it was; with no reference, every frame's as it is.
         var renderGain: RenderGain
+        var reference: Double?
+        /// The total exposure of the last held frame.
+        var frameExposure: Double?
+        /// EV the picture's subject stays under its aim because the render gain may lift no more
+        /// (`SunAwareExposure.maximumLift`): the light a flash should add beyond what the gain lifts.
+        var shortfall = 0.0
+        /// EV the frames are rendered darker by: what the flash's least power put its subject over
+        /// its target (`dimHeldPicture`).
+        var dimming = 0.0
+
+        /// The render gain of a frame made at `exposure`.
+        func renderGain(forExposure exposure: Double?) -> RenderGain {
+            guard let reference, let exposure, reference > 0, exposure > 0 else { return renderGain }
+            return renderGain.movedBy(exposure: log2(exposure / reference) + dimming)
+        }
     }
 
     /// The most gain (analogue × digital) the ambient exposure of a flash photo takes in the
@@ -62,8 +83,22 @@ public struct ThreeAEngine: Sendable {
     }
 
     /// How the image pipeline renders the last frame: auto-exposure's lift of the subject, or the
-    /// hold's — none for a flash photo (the flash puts the subject at its target on the sensor).
-    public var renderGain: RenderGain { hold?.renderGain ?? controls.exposure.renderGain }
+    /// hold's — for a flash photo, auto-exposure's moved by the exposure the hold cut, so the
+    /// flash's frame is rendered as the picture without it would be.
+    public var renderGain: RenderGain {
+        guard let hold else { return controls.exposure.renderGain }
+        return hold.renderGain(forExposure: hold.frameExposure)
+    }
+
+    /// The linear level a flash photo's subject is aimed at in a frame of `exposure` (total) under
+    /// the hold: the level its render gain lifts to the picture's subject target (the subject's
+    /// level there, raised by what the lift fell short of), so the subject the flash lights lands
+    /// where auto-exposure puts the subject of a picture without it. Mid-grey shifted by the bias
+    /// where no gain renders (the classic metering modes: the sensor is set for the picture).
+    func flashTarget(forExposure exposure: Double) -> Double {
+        guard let hold, let reference = hold.reference, reference > 0 else { return Meter.midGray * pow(2, controls.exposure.bias.current) }
+        return hold.renderGain.subjectLevel * exposure / reference * pow(2, hold.shortfall)
+    }
 
     /// Where the three loops stand after the last frame.
     public var status: ThreeAStatus {
@@ -96,7 +131,9 @@ public struct ThreeAEngine: Sendable {
         var next: SensorControls
         if let hold {
             next = hold.controls
+            self.hold?.frameExposure = frame.metadata.totalExposure
         } else {
+            meteredExposure = frame.metadata.totalExposure
             let exposure = controls.exposure.update(statistics, metadata: frame.metadata, frameInterval: interval > 0 ? interval : nominal)
             let whiteBalance = controls.whiteBalance.update(frame: raw ?? frame, highlights: statistics.highlights,
                                                             subject: controls.exposure.subjectRegion)
@@ -114,7 +151,9 @@ public struct ThreeAEngine: Sendable {
     /// Holds exposure, white balance and focus for a flash photo from the next `update` on: at
     /// what was last asked for (or what `frame` was made with, before any), with the gain of an
     /// automatic exposure brought down to `flashGainLimit` at the longest duration — the flash
-    /// lights the rest. A locked or custom exposure is held as it is.
+    /// lights the rest. A locked or custom exposure is held as it is. The frames are rendered with
+    /// auto-exposure's last render gain, shifted by however far each frame's exposure is from the
+    /// one it was measured on (none in the classic metering modes, which render no gain).
     mutating func holdForFlash(_ frame: FrameMetadata) {
         var held = currentControls(frame)
         let program = controls.exposure.program
@@ -123,7 +162,22 @@ public struct ThreeAEngine: Sendable {
            held.exposureDuration * held.analogueGain * held.digitalGain > limit {
             held.setExposure(program.split(limit))
         }
-        hold = Hold(controls: held, renderGain: .none)
+        let picture = controls.exposure.renderGain
+        guard picture != .none else {
+            hold = Hold(controls: held, renderGain: .none)
+            return
+        }
+        let capped = picture.ev >= SunAwareExposure.maximumLift - 1e-9
+        hold = Hold(controls: held, renderGain: picture, reference: meteredExposure ?? frame.totalExposure,
+                    shortfall: capped ? max(-controls.exposure.evError, 0) : 0)
+    }
+
+    /// Renders the held frames from now on as if exposed `ev` more: a flash whose least power
+    /// still puts its subject `ev` over its target makes a picture that much darker, the subject
+    /// at its target (`FlashExposure.expectedError`).
+    mutating func dimHeldPicture(by ev: Double) {
+        guard hold?.reference != nil else { return }
+        hold?.dimming = max(ev, 0)
     }
 
     /// Holds `controls` from the next `update` on, the frames rendered with `renderGain`.

@@ -103,9 +103,11 @@ enum HelpCommand {
         than a frame lowers the frame rate); otherwise --ev biases auto-exposure and --shadows (−2…2)
         lifts (+) or deepens (−) the shadows of its picture (sun metering only); --metering as for
         meter. --flash on fires the flash for every photo, auto when the scene is dim (below 10
-        cd/m²), off (the default) never: a pre-flash measures the subject, then the flash fires at
-        the power that puts it at mid-grey (shifted by --ev) — full power and a warning when it is
-        out of reach — and the photo is the flash's frame (never zero shutter lag). A camera
+        cd/m²), off (the default) never: the ISO is held to 400 at most, a pre-flash finds the
+        subject (what it lights best), then the flash fires at the power that puts the subject
+        where the picture without it would put its subject (the scene keeps its lamps and its
+        night) — full power and a warning ("subject out of the flash's reach: 0.4 EV under its
+        target") when that is not enough — and the photo is the flash's frame (never zero shutter lag). A camera
         without a flash refuses on. --bracket -2,0,2 takes a frame at each EV offset (2…5 of them)
         from auto-exposure's exposure, white balance and focus held, and merges them (aligned, what
         moved taken from the frame nearest 0 EV) into one photo with less noise in the shadows, its
@@ -115,8 +117,8 @@ enum HelpCommand {
         photo as a RAW + JPEG pair, one asset in the library: the JPEG and a DNG (ID.dng beside it)
         of the raw frame it was developed from (a bracket's frame nearest 0 EV), with the same
         exposure tags; it needs the camera's raw frames too. --json prints {"assets":[…]}, each with id, path (absolute),
-        width, height, exposureTime, iso, evBias, meteringMode, flash, flashFired, flashPower
-        (when it fired, 0…1), rawPath (the DNG, with --raw), bracketFrames (with --bracket-frames) and shutterToFileMs (request → fsynced
+        width, height, exposureTime, iso, evBias, meteringMode, flash, flashFired, and when it fired
+        flashPower (0…1), flashOutOfReach and flashSubjectEV (the subject against its target), rawPath (the DNG, with --raw), bracketFrames (with --bracket-frames) and shutterToFileMs (request → fsynced
         files and catalogue row). A photo the library cannot take is named on stderr with the reason
         and kept (both files of a pair) in $TMPDIR/camerasun-rescue; the others go on and the exit code is 1.
         """,

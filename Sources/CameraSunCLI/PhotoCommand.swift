@@ -12,8 +12,10 @@ import PhotoLibrary
 /// stderr with the reason and kept in a rescue folder; the others go on, and the exit code is 1.
 enum PhotoCommand {
     /// One saved photo in `--json` output. `path` is absolute; `iso` is the EXIF ISO speed (analogue
-    /// × digital gain); `flash` the `--flash` mode, `flashFired` whether it fired and `flashPower`
-    /// at what power (0…1, absent when it did not); `rawPath` the absolute path of a RAW + JPEG
+    /// × digital gain); `flash` the `--flash` mode, `flashFired` whether it fired, `flashPower`
+    /// at what power (0…1), `flashOutOfReach` whether even full power left the subject under its
+    /// target and `flashSubjectEV` where the subject was expected against that target, in EV (the
+    /// three absent when it did not fire); `rawPath` the absolute path of a RAW + JPEG
     /// pair's DNG (absent without `--raw`); `shutterToFileMs` runs from the request to the
     /// fsynced files and committed row, read on the thread that committed it.
     struct AssetReport: Encodable {
@@ -28,6 +30,8 @@ enum PhotoCommand {
         let flash: String
         let flashFired: Bool
         let flashPower: Double?
+        let flashOutOfReach: Bool?
+        let flashSubjectEV: Double?
         let rawPath: String?
         let shutterToFileMs: Double
         /// With `--bracket-frames`, each frame of the bracket kept as a photo of its own (those saved).
@@ -169,10 +173,10 @@ enum PhotoCommand {
 
     /// "flash 23%  " when the flash fired (with a warning when the subject was out of its reach),
     /// nothing when it did not.
-    private static func describe(_ flash: PhotoFlash) -> String {
+    static func describe(_ flash: PhotoFlash) -> String {
         guard let exposure = flash.exposure else { return "" }
-        let reach = exposure.isOutOfRange
-            ? " (subject out of reach: \(String(format: "%+.1f", exposure.expectedError)) EV)" : ""
+        let reach = exposure.isOutOfReach
+            ? " (subject out of the flash's reach: \(String(format: "%.1f", -exposure.expectedError)) EV under its target)" : ""
         return "flash \(Int((exposure.power * 100).rounded()))%\(reach)  "
     }
 
@@ -195,6 +199,8 @@ extension PhotoCommand.AssetReport {
         flash = photo.flash.mode.rawValue
         flashFired = photo.flash.fired
         flashPower = photo.flash.power
+        flashOutOfReach = photo.flash.exposure?.isOutOfReach
+        flashSubjectEV = photo.flash.exposure?.expectedError
         rawPath = photo.asset.raw.map { library.directory.appendingPathComponent($0.path).path }
         shutterToFileMs = photo.shutterToFile.seconds * 1000
         let frames = photo.bracketFrames.compactMap { outcome -> PhotoCommand.AssetReport? in

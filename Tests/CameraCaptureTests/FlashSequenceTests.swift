@@ -19,7 +19,7 @@ struct FlashSequenceTests {
     }
 
     static func advance(_ sequence: inout FlashSequence, _ frame: (statistics: FrameStatistics, metadata: FrameMetadata)) -> FlashSequence.Step {
-        sequence.advance(frame.statistics, metadata: frame.metadata, held: held, bias: 0)
+        sequence.advance(frame.statistics, metadata: frame.metadata, held: held, target: Meter.midGray)
     }
 
     /// The power a step fires at, nil for any other step.

@@ -115,6 +115,7 @@ struct PhotoEndToEndTests {
             for asset in assets {
                 #expect(asset["flash"] as? String == "auto" && asset["flashFired"] as? Bool == true, "\(asset)")
                 #expect((1.0 / 64...1).contains(jsonNumber(asset["flashPower"]) ?? 0), "\(asset)")
+                #expect(asset["flashOutOfReach"] is Bool && jsonNumber(asset["flashSubjectEV"]) != nil, "\(asset)")
             }
             for tags in try exiftool(assets.compactMap { $0["path"] as? String }).values {
                 #expect(jsonNumber(tags["Flash"]) == 0x19, "auto, fired")
@@ -130,6 +131,27 @@ struct PhotoEndToEndTests {
                 #expect(statistics["flash"] as? String == "auto")
                 #expect(jsonNumber(statistics["flashPower"]).map(powers.contains) == true, "\(statistics)")
             }
+        }
+    }
+
+    /// Metered as average, night-street's picture is the sensor's at ISO 400 with no render gain:
+    /// the street, 3 to 43 m away, stays far under mid-grey whatever the flash gives.
+    @Test("--flash on where the subject is beyond the flash: the line and the JSON say it was out of reach, by how much")
+    func flashOutOfReach() async throws {
+        try await withScratchDirectory { directory in
+            let libraryDirectory = directory.appendingPathComponent("Library")
+            let arguments = ["photo", "--source", "sim:night-street", "--metering", "average", "--flash", "on",
+                             "--library", libraryDirectory.path] + Self.small
+            let json = try await CameraSunBinary.run(arguments + ["--json"])
+            #expect(json.exitCode == 0, "\(json)")
+            let asset = try #require((try json.jsonObject()["assets"] as? [[String: Any]])?.first, "\(json)")
+            #expect(jsonNumber(asset["flashPower"]) == 1 && asset["flashOutOfReach"] as? Bool == true, "\(asset)")
+            let subjectEV = try #require(jsonNumber(asset["flashSubjectEV"]), "\(asset)")
+            #expect(subjectEV < -1.0 / 3, "\(asset)")
+            let text = try await CameraSunBinary.run(arguments)
+            #expect(text.exitCode == 0, "\(text)")
+            let line = try #require(text.stdoutLines.first { $0.hasPrefix("photo 1/1: ") }, "\(text)")
+            #expect(line.contains("flash 100% (subject out of the flash's reach: ") && line.contains(" EV under its target)"), "\(line)")
         }
     }
 }

@@ -189,6 +189,11 @@ struct ServeTests {
         let flashed = try await connection.json("POST", "/api/photo", #"{"flash":"on"}"#)
         #expect(flashed.status == 200, "\(flashed.object)")
         let flashedID = try #require(flashed.object["id"] as? String)
+        let flash = try #require(flashed.object["flash"] as? [String: Any], "what the flash did: \(flashed.object)")
+        #expect(flash["mode"] as? String == "on" && flash["fired"] as? Bool == true, "\(flash)")
+        #expect((1.0 / 64...1).contains(jsonNumber(flash["power"]) ?? 0) && flash["outOfReach"] is Bool, "\(flash)")
+        #expect(jsonNumber(flash["subjectEV"]) != nil, "\(flash)")
+        #expect(photo.object["flash"] == nil || (photo.object["flash"] as? [String: Any])?["fired"] as? Bool == false, "\(photo.object)")
         let files = try FileManager.default.subpathsOfDirectory(atPath: server.library.path)
         let paths = try [id, flashedID].map { asset in
             server.library.appendingPathComponent(try #require(files.first { $0.hasSuffix("\(asset).jpg") })).path

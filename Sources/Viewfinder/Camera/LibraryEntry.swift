@@ -34,8 +34,10 @@ struct LibraryEntry: Encodable, Sendable {
     let rawByteCount: Int?
     /// ok, missing or damaged, as the catalogue last found the file.
     let state: String
+    /// What the flash did, in the answer to `POST /api/photo` only (the catalogue keeps no such record).
+    let flash: PhotoFlashEntry?
 
-    init(_ asset: Asset) {
+    init(_ asset: Asset, flash: PhotoFlashEntry? = nil) {
         id = asset.id
         kind = asset.kind.rawValue
         url = "/library/\(asset.id)"
@@ -57,5 +59,6 @@ struct LibraryEntry: Encodable, Sendable {
         thumbnailUrl = movie?.thumbnailPath.map { _ in "/library/\(asset.id)/thumbnail" }
         rawByteCount = asset.raw?.byteCount
         state = asset.state.rawValue
+        self.flash = flash
     }
 }

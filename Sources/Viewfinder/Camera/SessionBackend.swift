@@ -107,7 +107,7 @@ public final class SessionBackend: ViewfinderBackend {
         switch await saver.take(PhotoSettings(format: .jpeg(quality: 92), flashMode: command.flash, location: location,
                                               bracket: command.bracket, raw: raw)) {
         case .saved(let saved):
-            return try Self.encoder.encode(LibraryEntry(saved.asset))
+            return try Self.encoder.encode(LibraryEntry(saved.asset, flash: PhotoFlashEntry(saved.flash)))
         case .notTaken(let error):
             throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
         case .notSaved(let error, let rescue):
@@ -129,7 +129,7 @@ public final class SessionBackend: ViewfinderBackend {
     public func library() async throws -> Data {
         let library = library
         let assets = try await onOwnThread { try library.list() }
-        return try Self.encoder.encode(["assets": assets.map(LibraryEntry.init)])
+        return try Self.encoder.encode(["assets": assets.map { LibraryEntry($0) }])
     }
 
     public func libraryFile(id: String) async throws -> ServedFile {

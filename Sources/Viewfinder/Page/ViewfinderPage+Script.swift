@@ -387,6 +387,7 @@ extension ViewfinderPage {
             const asset = await post('/api/photo', bracketed ? {flash: 'off', bracket: BRACKET} : {flash: prefs.flash});
             $('shutter').classList.toggle('busy', --capturing > 0);
             if (asset?.id == null) return;
+            if (asset.flash?.outOfReach) toast(text.flashOutOfReach.replace('{ev}', (-asset.flash.subjectEV).toFixed(1)));
             showLast(asset);
             refreshLibrary();
           }

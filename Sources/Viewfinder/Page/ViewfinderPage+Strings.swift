@@ -90,6 +90,8 @@ extension ViewfinderPage {
         "liveURL": Phrase(en: "Streaming server URL with the stream key", zh: "推流地址（含串流密钥）"),
         "goLive": Phrase(en: "Go live", zh: "开始直播"),
         "endLive": Phrase(en: "End live", zh: "结束直播"),
+        "flashOutOfReach": Phrase(en: "The subject was out of the flash's reach: {ev} EV under its target",
+                                  zh: "主体超出闪光灯照射范围：比目标暗 {ev} EV"),
         "liveNeedsURL": Phrase(en: "Enter the server's rtmp:// URL with the stream key first", zh: "请先输入含串流密钥的 rtmp:// 推流地址"),
         "liveConnecting": Phrase(en: "Connecting", zh: "连接中"),
         "liveOn": Phrase(en: "● LIVE", zh: "● 直播中"),
