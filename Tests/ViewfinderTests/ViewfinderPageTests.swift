@@ -55,6 +55,15 @@ import Testing
         #expect(script.contains("post('/api/photo', bracketed ? {flash: 'off', bracket: BRACKET} : {flash: prefs.flash})"))
     }
 
+    /// `/api/photo`'s `flash` says when the subject was out of the flash's reach, by how much: the
+    /// shutter's answer puts that in the toast, in both languages.
+    @Test func toastsAFlashOutOfReach() throws {
+        let script = ViewfinderPage.script
+        #expect(script.contains("if (asset.flash?.outOfReach) toast(text.flashOutOfReach.replace('{ev}', (-asset.flash.subjectEV).toFixed(1)))"))
+        let phrase = try #require(ViewfinderPage.phrases["flashOutOfReach"])
+        #expect(phrase.en.contains("{ev} EV") && phrase.zh.contains("{ev} EV"))
+    }
+
     @Test("the bracket button's offsets are a bracket /api/photo takes, sent without the flash")
     func bracketButtonOffsets() throws {
         let list = try #require(try matches(of: #"const BRACKET = \[([^\]]*)\]"#, in: ViewfinderPage.script).first)
