@@ -7,8 +7,8 @@ import Foundation
 final class ViewerClient: Sendable {
     struct Reading: Sendable {
         var framesPerSecond = 0.0
-        /// The fewest parts read in any whole second of the run.
-        var worstSecond = 0
+        /// The longest time between two parts, in milliseconds.
+        var longestGap = 0.0
         var failure: String?
     }
 
@@ -35,19 +35,14 @@ final class ViewerClient: Sendable {
                 _ = try connection.nextPart()
                 streaming.withLock { $0 = true }
                 let started = ContinuousClock.now
-                var perSecond: [Int] = []
+                var (parts, last, longestGap) = (0, started, Duration.zero)
                 while !stopping.withLock({ $0 }) {
                     _ = try connection.nextPart()
-                    let second = Int((ContinuousClock.now - started).seconds)
-                    while perSecond.count <= second { perSecond.append(0) }
-                    perSecond[second] += 1
+                    let now = ContinuousClock.now
+                    (parts, last, longestGap) = (parts + 1, now, max(longestGap, now - last))
                 }
-                let elapsed = (ContinuousClock.now - started).seconds
-                let whole = perSecond.prefix(Int(elapsed))
-                reading.withLock {
-                    $0.framesPerSecond = Double(perSecond.reduce(0, +)) / elapsed
-                    $0.worstSecond = whole.min() ?? 0
-                }
+                let rate = Double(parts) / (ContinuousClock.now - started).seconds
+                reading.withLock { $0 = Reading(framesPerSecond: rate, longestGap: longestGap.milliseconds) }
             } catch {
                 reading.withLock { $0.failure = "\(error)" }
             }

@@ -2,8 +2,8 @@
 /// to one lane at a time (`squareRoot()`, comparisons into a `SIMDMask`, `replace(with:where:)`),
 /// written with float multiply-adds and integer bit operations so the loops stay eight lanes wide.
 enum DenoiserMath {
-    /// √`x` for finite `x` ≥ 0, within 10⁻⁶ relative (exactly 0 for 0): `x`·(1/√`x`), the
-    /// reciprocal from its bit-pattern estimate and two Newton steps.
+    /// √`x` for finite `x` ≥ 0, within 5·10⁻⁶ relative (exactly 0 for 0): `x`·(1/√`x`), the
+    /// reciprocal from its bit-pattern estimate (3.4%) and two Newton steps.
     @inline(__always)
     static func squareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
         let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
