@@ -1,6 +1,7 @@
 /// The per-lane operations of the denoiser's loops that the standard library's SIMD API compiles
-/// to one lane at a time (`squareRoot()`, comparisons into a `SIMDMask`, `replace(with:where:)`),
-/// written with float multiply-adds and integer bit operations so the loops stay eight lanes wide.
+/// to one lane at a time (`squareRoot()`, taking the division before it along; comparisons into a
+/// `SIMDMask`; `replace(with:where:)`), written with float multiply-adds and integer bit operations
+/// so the loops stay eight lanes wide.
 enum DenoiserMath {
     /// √`x` for finite `x` ≥ 0, within 5·10⁻⁶ relative (exactly 0 for 0): `x`·(1/√`x`), the
     /// reciprocal from its bit-pattern estimate (3.4%) and two Newton steps.
