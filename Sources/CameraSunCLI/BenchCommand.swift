@@ -13,7 +13,7 @@ enum BenchCommand {
         let json = rest.flag("json")
         let frames = try rest.positiveInt("frames")
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, fusion, filters, record or stream)")
+        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream or viewfinder)")
         try rest.finish()
         let benchmarks: [Benchmark]
         let progress = BenchmarkProgress(terminal.progress(enabled: !json))
@@ -31,7 +31,9 @@ enum BenchCommand {
             case "record": benchmarks = try await RecordBenchmark.run(seconds: frames ?? 60, progress: progress)
             // … and the seconds each push is measured for here.
             case "stream": benchmarks = try await StreamBenchmark.run(seconds: frames ?? 30, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream")
+            // … and the seconds the viewer watches here.
+            case "viewfinder": benchmarks = try await ViewfinderBenchmark.run(seconds: frames ?? 60, progress: progress)
+            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream, viewfinder")
             }
         } catch let error as BenchmarkError {
             throw CLIError.runtime(error.message)

@@ -20,7 +20,7 @@ enum HelpCommand {
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
                     tonemap (1080p HDR rendering), fusion (1080p brackets), filters (recording filters),
-                    record (1080p30 takes), stream (720p30 live push)
+                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps)
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
@@ -212,7 +212,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder [--frames N] [--json]
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
@@ -226,7 +226,10 @@ enum HelpCommand {
         calls with no viewers, and the slowest viewer's fps beside the camera's.
         tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
         gain the sun AE settles at) to bgra8 on one core, tone-mapped locally and with the global
-        curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame.
+        curve, beside OpenCV's Reinhard, Mantiuk and Drago tone mappers on the same linear frame;
+        the denoiser's cost beside OpenCV's bilateral filter; and the whole render of a stream's
+        frame (develop, denoise spatially and temporally, local tone map, sRGB encode) beside the
+        fastest of OpenCV's mappers.
         fusion: a -2/0/+2 EV bracket of 1080p raw frames of backlit-portrait merged, developed and
         tone-mapped into one bgra8 picture on one core, beside enfuse and OpenCV's Mertens fusing the
         same three exposures (each rendered to sRGB as the camera's own picture); then bracketed
@@ -238,9 +241,13 @@ enum HelpCommand {
         settings (fps); then a take through the viewfinder on a real-time 1080p30 camera with its
         preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
         same frames for as long, and resident memory's growth from 10 s in to the end.
+        viewfinder: `camerasun serve`'s default viewfinder (raw 1280x720 backlit-portrait at 30 fps,
+        HDR and denoising on) with one /stream viewer: the viewer's fps beside the camera's, the
+        camera's beside the 30 it is asked for, the slowest second of each, and the cores used.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
         fusion: also the bracketed and the single photos, default 10 each;
-        pipeline: frames timed, default 60; record: the take's seconds, default 60).
+        pipeline: frames timed, default 60; record: the take's seconds, default 60;
+        viewfinder: seconds, default 60).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

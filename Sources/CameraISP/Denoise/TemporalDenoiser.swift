@@ -68,10 +68,10 @@ struct TemporalDenoiser {
             let dr = r - before.red, dg = g - before.green, db = b - before.blue
             let meanSquare = (dr * dr + dg * dg + db * db) * (1.0 / 3)
             let variance = noise.variance(r * weights.x + g * weights.y + b * weights.z)
-            let deviations = (meanSquare / variance).squareRoot()
+            let deviations = DenoiserMath.squareRoot(meanSquare / variance)
             let moved = FastMath.minimum(FastMath.nonNegative((deviations - motionStart) * rampScale), 1)
-            var k = stillWeight + motion * moved
-            k.replace(with: 1, where: r .>= clip .| g .>= clip .| b .>= clip)
+            let clipped = DenoiserMath.atLeast(r, clip) | DenoiserMath.atLeast(g, clip) | DenoiserMath.atLeast(b, clip)
+            let k = DenoiserMath.replacing(stillWeight + motion * moved, with: 1, where: clipped)
             Lanes.store(before.red + k * dr, new.red + i)
             Lanes.store(before.green + k * dg, new.green + i)
             Lanes.store(before.blue + k * db, new.blue + i)

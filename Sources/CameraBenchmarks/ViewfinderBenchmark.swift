@@ -1,0 +1,72 @@
+import CameraAudio
+import CameraCapture
+import CameraCore
+import CameraSimulated
+import CameraTestSupport
+import Foundation
+
+/// `camerasun bench viewfinder`: whether `make run`'s viewfinder keeps up — `camerasun serve`'s
+/// default path exactly (the simulated backlit-portrait camera asked for raw RGGB at 1280×720 and
+/// 30 fps in real time, so every frame is developed, denoised spatially and temporally and
+/// tone-mapped locally; the simulated microphone; a 960×540 MJPEG preview) with one viewer
+/// reading `/stream`, for `seconds` seconds once the camera runs steadily.
+///
+/// The viewer's frame rate beside the frames the camera delivered meanwhile (ratio ours / peer:
+/// 1 means the viewer got every frame) and its longest wait between two frames beside the frame
+/// interval; the camera's rate, overall and in its slowest second, beside the 30 fps it is asked
+/// for (the simulated camera in real time falls behind when the machine cannot keep up); and the
+/// cores the whole process used (no peer).
+public enum ViewfinderBenchmark {
+    static let size = PixelSize(width: 1280, height: 720)
+    static let frameRate = 30.0
+
+    public static func run(seconds: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
+        let bench = try await BenchViewfinder.start(on: try defaultCamera(), label: "bench viewfinder", progress: progress,
+                                                    microphone: SimulatedMicrophone(seed: 1))
+        let viewfinder = bench.viewfinder
+        defer { bench.remove() }
+        let viewer = ViewerClient(port: viewfinder.server.port)
+        viewer.start()
+        guard try await eventually({ viewer.isStreaming }) else {
+            await bench.stop()
+            throw BenchmarkError("the /stream viewer had no frame within 30 s — the machine is too busy; run the benchmark again")
+        }
+        func sequence() -> UInt64 { viewfinder.latestFrame?.sequenceNumber ?? 0 }
+        let (firstFrame, started, startCPU) = (sequence(), ContinuousClock.now, ProcessUsage.cpuSeconds())
+        var (lastFrame, lastTime) = (firstFrame, started)
+        var slowestSecond = Double.infinity
+        for second in 1...seconds {
+            progress.show("bench viewfinder: one viewer of /stream, \(second)/\(seconds) s…")
+            try await Task.sleep(until: started + .seconds(second))
+            let (frame, time) = (sequence(), ContinuousClock.now)
+            slowestSecond = min(slowestSecond, Double(frame - lastFrame) / (time - lastTime).seconds)
+            (lastFrame, lastTime) = (frame, time)
+        }
+        let elapsed = (lastTime - started).seconds
+        let cameraRate = Double(lastFrame - firstFrame) / elapsed
+        let cores = (ProcessUsage.cpuSeconds() - startCPU) / elapsed
+        let reading = await onOwnThread { viewer.finish() }
+        progress.clear()
+        await bench.stop()
+        if let failure = reading.failure { throw BenchmarkError("the /stream viewer failed: \(failure) — run the benchmark again") }
+        return [
+            Benchmark(name: "viewfinder-720p-viewer", unit: "fps", ours: reading.framesPerSecond, peer: "camera",
+                      peerValue: cameraRate, ratio: reading.framesPerSecond / cameraRate),
+            Benchmark(name: "viewfinder-720p-viewer-longest-gap", unit: "ms", ours: reading.longestGap, peer: "frame-interval",
+                      peerValue: 1000 / frameRate, ratio: 1000 / frameRate / reading.longestGap),
+            Benchmark(name: "viewfinder-720p-camera", unit: "fps", ours: cameraRate, peer: "asked", peerValue: frameRate,
+                      ratio: cameraRate / frameRate),
+            Benchmark(name: "viewfinder-720p-camera-slowest-second", unit: "fps", ours: slowestSecond, peer: "asked",
+                      peerValue: frameRate, ratio: slowestSecond / frameRate),
+            Benchmark(name: "viewfinder-720p-cpu", unit: "cores", ours: cores),
+        ]
+    }
+
+    /// The camera `camerasun serve` opens with no flags: backlit-portrait, seed 1, in the format
+    /// its capture flags ask for (raw, 1280×720, 30 fps).
+    static func defaultCamera() throws -> SimulatedCamera {
+        let request = FormatRequest(size: size, frameRate: frameRate, pixelFormat: .bayer16(.rggb, significantBits: 12))
+        let choice = try FormatSelection.best(for: request, in: SimulatedCamera.formats(offering: size))
+        return try SimulatedCamera(scene: .backlitPortrait, format: choice.format, frameRate: choice.frameRate, seed: 1, pacing: .realtime)
+    }
+}

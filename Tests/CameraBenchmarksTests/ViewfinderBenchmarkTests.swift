@@ -1,0 +1,27 @@
+@testable import CameraBenchmarks
+import CameraCore
+import Testing
+
+@Suite("bench viewfinder")
+struct ViewfinderBenchmarkTests {
+    @Test("The camera is serve's default: raw RGGB, 12 bits, 1280x720 at 30 fps")
+    func defaultCamera() throws {
+        let camera = try ViewfinderBenchmark.defaultCamera()
+        #expect(camera.activeFormat.pixelFormat == .bayer16(.rggb, significantBits: 12))
+        #expect(camera.activeFormat.size == PixelSize(width: 1280, height: 720))
+        #expect(camera.settings.frameRate == 30)
+    }
+
+    @Test("A short run reports the viewer beside the camera, the camera beside the 30 fps asked, and the cores used")
+    func rows() async throws {
+        let rows = try await ViewfinderBenchmark.run(seconds: 2, progress: .silent)
+        #expect(rows.map(\.name) == ["viewfinder-720p-viewer", "viewfinder-720p-viewer-longest-gap", "viewfinder-720p-camera",
+                                     "viewfinder-720p-camera-slowest-second", "viewfinder-720p-cpu"])
+        #expect(rows.map(\.peer) == ["camera", "frame-interval", "asked", "asked", nil])
+        #expect(rows.map(\.unit) == ["fps", "ms", "fps", "fps", "cores"])
+        for row in rows { #expect(row.ours > 0, "\(row)") }
+        let viewer = rows[0], camera = rows[2]
+        #expect(viewer.peerValue == camera.ours)
+        #expect(try abs(#require(viewer.ratio) - viewer.ours / camera.ours) < 1e-12)
+    }
+}
