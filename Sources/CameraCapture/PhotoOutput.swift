@@ -216,18 +216,19 @@ public final class PhotoOutput: CaptureOutput {
         let timeout = Task { [weak self] in
             try await Task.sleep(for: limit)
             let waiter = self?.state.withLock { state in state.removeWaiter(id) }
-            waiter?.continuation.resume(throwing: PhotoCaptureError.notRunning)
+            waiter?.continuation.resume(returning: nil)
         }
         defer { timeout.cancel() }
-        do {
-            return try await withCheckedThrowingContinuation { continuation in
-                state.withLock { state in
-                    state.waiters.append(Waiter(id: id, after: sequence, converged: converged, raw: raw, continuation: continuation))
-                }
+        // A non-throwing continuation: Swift 6.3's release build of a throwing one returning this
+        // struct inside a typed-throws function wrote the frame past its slot in the task's
+        // allocator (AddressSanitizer, heap-buffer-overflow), corrupting the heap.
+        let frame = await withCheckedContinuation { continuation in
+            state.withLock { state in
+                state.waiters.append(Waiter(id: id, after: sequence, converged: converged, raw: raw, continuation: continuation))
             }
-        } catch {
-            throw .notRunning
         }
+        guard let frame else { throw .notRunning }
+        return frame
     }
 
     /// Encodes run here, off the Swift concurrency pool: an encode never suspends, so a burst of
@@ -345,7 +346,8 @@ extension PhotoOutput {
         let after: UInt64?
         let converged: Bool
         let raw: Bool
-        let continuation: CheckedContinuation<CapturedFrame, any Error>
+        /// Resumed with the frame, or nil when none came in time.
+        let continuation: CheckedContinuation<CapturedFrame?, Never>
 
         func isSatisfied(by frame: CapturedFrame) -> Bool {
             (after.map { frame.sequenceNumber > $0 } ?? true) && (!converged || frame.threeA.isSettled)
