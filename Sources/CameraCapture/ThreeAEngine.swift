@@ -42,8 +42,9 @@ public struct ThreeAEngine: Sendable {
         var reference: Double?
         /// The total exposure of the last held frame.
         var frameExposure: Double?
-        /// EV the picture's subject stays under its aim because the render gain may lift no more
-        /// (`SunAwareExposure.maximumLift`): the light a flash should add beyond what the gain lifts.
+        /// EV the picture's subject stays under its aim because the render gain lifts it no further
+        /// than the noise floor allows (`ExposureConstraints.shortfall`): the light a flash should
+        /// add beyond what the gain lifts.
         var shortfall = 0.0
         /// EV the frames are rendered darker by: what the flash's least power put its subject over
         /// its target (`dimHeldPicture`).
@@ -109,7 +110,7 @@ public struct ThreeAEngine: Sendable {
                      whiteBalanceState: controls.whiteBalance.state, whiteBalanceMode: controls.whiteBalance.mode,
                      locks: controls.locks, flicker: controls.exposure.detectedFlicker,
                      watchdogReason: controls.exposure.watchdogReason, renderGain: renderGain,
-                     subjectRegion: controls.exposure.subjectRegion)
+                     subjectRegion: controls.exposure.subjectRegion, exposureShortfall: controls.exposure.constraints.shortfall)
     }
 
     /// Runs the three loops on one frame, under the settings in `store`, and returns the sensor
@@ -167,9 +168,8 @@ public struct ThreeAEngine: Sendable {
             hold = Hold(controls: held, renderGain: .none)
             return
         }
-        let capped = picture.ev >= SunAwareExposure.maximumLift - 1e-9
         hold = Hold(controls: held, renderGain: picture, reference: meteredExposure ?? frame.totalExposure,
-                    shortfall: capped ? max(-controls.exposure.evError, 0) : 0)
+                    shortfall: controls.exposure.constraints.shortfall)
     }
 
     /// Renders the held frames from now on as if exposed `ev` more: a flash whose least power

@@ -30,13 +30,18 @@ public struct ThreeAStatus: Sendable, Hashable {
     public var renderGain: RenderGain
     /// What the exposure was set for, normalised (`AutoExposure.subjectRegion`), or nil.
     public var subjectRegion: NormalizedRect?
+    /// EV of exposure the subject lacks above the sensor's noise floor at the longest exposure the
+    /// highlights allow (`ExposureConstraints.shortfall`): how much longer a bracket's frame would
+    /// have to be to hold it.
+    public var exposureShortfall: Double
 
     public init(exposureState: AEState, exposureError: Double, exposureBias: Double, shadows: Double = 0, exposureMode: AutoExposure.Mode = .continuousAuto,
                 meteringMode: MeteringMode = .sunAware, exposurePoint: NormalizedPoint? = nil,
                 focusState: FocusState, focusPoint: NormalizedPoint = .center,
                 whiteBalanceState: AutoWhiteBalance.State, whiteBalanceMode: WhiteBalanceMode = .auto,
                 locks: ThreeAControls.Locks = ThreeAControls.Locks(ae: false, af: false, awb: false), flicker: Double? = nil,
-                watchdogReason: String? = nil, renderGain: RenderGain = .none, subjectRegion: NormalizedRect? = nil) {
+                watchdogReason: String? = nil, renderGain: RenderGain = .none, subjectRegion: NormalizedRect? = nil,
+                exposureShortfall: Double = 0) {
         self.exposureState = exposureState
         self.exposureError = exposureError
         self.exposureBias = exposureBias
@@ -53,6 +58,7 @@ public struct ThreeAStatus: Sendable, Hashable {
         self.watchdogReason = watchdogReason
         self.renderGain = renderGain
         self.subjectRegion = subjectRegion
+        self.exposureShortfall = exposureShortfall
     }
 
     /// Exposure and white balance have stopped moving: a frame a photo can be taken from, with the

@@ -122,15 +122,20 @@ public struct ClosedLoopEvaluation {
     let toneMapping: ToneMapping
     /// The camera's EV bias (`--ev`), which the algorithms read from each frame's metadata.
     let bias: Double
+    /// The simulated camera's sensor.
+    let sensor: SensorModel
 
-    /// An evaluation of `frameCount` frames of `size` on the simulated camera, its noise from
-    /// `seed`, the sun AE's output tone-mapped by `toneMapping`, the exposure biased by `bias` EV.
-    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1, toneMapping: ToneMapping = .local, bias: Double = 0) {
+    /// An evaluation of `frameCount` frames of `size` on the simulated camera with `sensor`, its
+    /// noise from `seed`, the sun AE's output tone-mapped by `toneMapping`, the exposure biased by
+    /// `bias` EV.
+    public init(frameCount: Int, size: PixelSize, seed: UInt64 = 1, toneMapping: ToneMapping = .local, bias: Double = 0,
+                sensor: SensorModel = SensorModel()) {
         self.frameCount = frameCount
         self.size = size
         self.seed = seed
         self.toneMapping = toneMapping
         self.bias = bias
+        self.sensor = sensor
     }
 
     /// Runs `algorithm` on `scene` for `frameCount` frames.
@@ -257,7 +262,7 @@ public struct ClosedLoopEvaluation {
     /// output scatters around. Nil when the noise-free camera does not make that frame.
     private func noiseFreePicture(_ scene: SimulatedScene, like frame: Frame, gain: RenderGain,
                                   toneMapping: ToneMapping) async throws -> PixelBuffer? {
-        let camera = try makeCamera(scene, sensor: SensorModel().noiseFree)
+        let camera = try makeCamera(scene, sensor: sensor.noiseFree)
         let metadata = frame.metadata
         try camera.updateControls {
             ($0.exposureDuration, $0.analogueGain, $0.digitalGain) =
@@ -324,9 +329,9 @@ public struct ClosedLoopEvaluation {
     }
 
     /// A raw simulated camera on `scene` at the evaluation's size and seed, up to 30 fps.
-    private func makeCamera(_ scene: SimulatedScene, sensor: SensorModel = SensorModel()) throws -> SimulatedCamera {
+    private func makeCamera(_ scene: SimulatedScene, sensor: SensorModel? = nil) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: Self.rawFormat, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
-        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed, sensor: sensor)
+        let camera = try SimulatedCamera(scene: scene, format: format, seed: seed, sensor: sensor ?? self.sensor)
         try camera.updateControls { $0.exposureBias = bias }
         return camera
     }

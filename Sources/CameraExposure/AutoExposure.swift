@@ -34,6 +34,9 @@ public struct AutoExposure: Sendable {
     /// What the last frame was exposed for (`SunAwareExposure.subjectRegion`), held with the
     /// exposure while locked, nil for a custom exposure.
     public private(set) var subjectRegion: NormalizedRect?
+    /// The constraints the last automatic frame's sensor exposure met
+    /// (`SunAwareExposure.constraints`), held while locked, none for a custom exposure.
+    public private(set) var constraints = ExposureConstraints.none
     /// The locked total exposure and the bias it was locked at.
     private var locked: (total: Double, bias: Double)?
     private var lastTotal: Double?
@@ -149,6 +152,7 @@ public struct AutoExposure: Sendable {
         case .custom(let duration, let gain):
             renderGain = .none
             subjectRegion = nil
+            constraints = .none
             return ExposureProgram.Settings(duration: duration, analogueGain: gain, digitalGain: 1)
         case .locked:
             // Locked before any frame was seen: hold this frame, made at the bias its metadata records.
@@ -162,6 +166,7 @@ public struct AutoExposure: Sendable {
             let total = algorithm.update(statistics, metadata: biased)
             renderGain = algorithm.renderGain
             subjectRegion = algorithm.subjectRegion
+            constraints = algorithm.constraints
             state = algorithm.state
             if mode == .autoOnce, state == .converged {
                 mode = .locked

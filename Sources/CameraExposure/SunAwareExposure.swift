@@ -16,12 +16,14 @@ import Foundation
 ///   shadows lifted with it and the picture's contrast lowered the more it is lifted
 ///   (`contrast(lifting:)`). It is decided on the frame it renders, so the sensor's latency never shows.
 ///
-/// Only where the subject needs more than `maximumLift` EV (beyond it the lifted noise shows) does
-/// it win over the highlights: the sensor exposure rises by the rest. A wrong subject guess thus
-/// costs some local contrast, not the highlights. Once settled, the subject's aim moves at most a
-/// quarter stop a frame where the light has not changed (`AimLimiter`); the loop decides afresh
-/// what it holds against flicker when the camera comes to rest on another view (`ViewChange`); and
-/// it corrects a large error at once, a small one gently, and none inside a dead band.
+/// The render gain lifts the subject no further than puts the sensor's noise floor (`NoiseFloor`)
+/// at the subject's aim: beyond it the lifted noise would show, and the subject stays darker. The
+/// highlights win over the shadows (`constraints`), so a wrong subject guess costs some local
+/// contrast, never the highlights.
+/// Once settled, the subject's aim moves at most a quarter stop a frame where the light has not
+/// changed (`AimLimiter`); the loop decides afresh what it holds against flicker when the camera
+/// comes to rest on another view (`ViewChange`); and it corrects a large error at once, a small
+/// one gently, and none inside a dead band.
 public struct SunAwareExposure: ExposureAlgorithm {
     public let name = "sun"
     /// A normalised point to meter instead of detecting the subject (tap to meter).
@@ -47,6 +49,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// What the last frame was exposed for, normalised: the tap's spot or the backlit subject
     /// found; nil for the centre-weighted median and the classic modes.
     public private(set) var subjectRegion: NormalizedRect?
+    /// The constraints the last frame's sensor exposure met: the highlights' (upper) and the
+    /// subject's noise floor (lower); `.none` in the classic metering modes.
+    public private(set) var constraints = ExposureConstraints.none
     private var hasConverged = false
     /// Whether the scene is being metered as backlit. Clipping squeezes the measured contrast, so
     /// the flag is raised at `SceneFlags.backlitThreshold` and dropped only below `backlitRelease`,
@@ -75,9 +80,6 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// sources is exposed to — libcamera's highlight constraint — leaving a quarter stop for noise
     /// and for highlights that brighten before the loop follows.
     public static let highlightCeiling = 0.8
-    /// The most EV the render gain lifts the subject by: at base ISO on the simulated sensor a
-    /// mid-grey subject lifted 6 EV still collects about 17 electrons a pixel (SNR ≈ 11 dB).
-    public static let maximumLift = 6.0
     /// Where the subject is aimed, in EV from its intent. The natural band runs from 1 EV below
     /// the intent to ⅓ EV above, and a guessed subject is more often darker than the one a
     /// photographer means (its lift drags theirs up): on the 73 labelled views and scenes, 47 land
@@ -145,6 +147,7 @@ public struct SunAwareExposure: ExposureAlgorithm {
             gain = meteredGain(statistics, metadata: metadata)
             renderGain = .none
             subjectRegion = nil
+            constraints = .none
         }
         let current = metadata.totalExposure
         let error = log2(gain)
@@ -172,9 +175,9 @@ public struct SunAwareExposure: ExposureAlgorithm {
     /// subject's aim is then limited (`AimLimiter`), where a new scene is followed at once.
     private var isSettled: Bool { hasConverged && abs(evError) < 1 }
 
-    /// The sensor's gain for this frame — the highlights' (`highlightGain`), raised where the
-    /// subject would need more than `maximumLift` — and, as `renderGain`, the lift that puts this
-    /// frame's subject at its target.
+    /// The sensor's gain for this frame — the highlights' (`highlightGain`), the upper of its
+    /// `constraints` — and, as `renderGain`, the lift that puts this frame's subject at its target,
+    /// or its noise floor there when the subject lies under it.
     private mutating func twoPartGain(_ statistics: FrameStatistics, metadata: FrameMetadata) -> Double {
         let exposure = log2(metadata.totalExposure)
         var subject = meteredSubject(statistics, metadata: metadata)
@@ -205,15 +208,15 @@ public struct SunAwareExposure: ExposureAlgorithm {
             let lift = log2(target / subject)
             renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift, shadows: shadows),
                                     white: pow(2, dimming))
+            constraints = ExposureConstraints(upper: log2(min(sensor, 0.25)), lower: -.infinity)
             return min(sensor, 0.25)
         }
-        let needed = log2(target / max(subject, 1.0 / 4096)) + SunAwareExposure.aim
-        let lift = min(needed, SunAwareExposure.maximumLift)
+        let floor = NoiseFloor.level(metadata)
+        let lift = log2(target / max(subject, floor, 1.0 / 4096)) + SunAwareExposure.aim
         renderGain = RenderGain(subjectLevel: subject, ev: lift, contrast: SunAwareExposure.contrast(lifting: lift, shadows: shadows),
                                 white: pow(2, dimming))
-        // The lift the subject would need at the highlights' exposure, beyond the most it may have.
-        let beyond = needed - log2(sensor) - SunAwareExposure.maximumLift
-        return sensor * pow(2, max(beyond, 0))
+        constraints = ExposureConstraints(upper: log2(sensor), lower: log2(floor / max(subject, 1.0 / 4096)))
+        return sensor
     }
 
     /// The gain that brings the brightest `highlightBudget` of a frame outside light sources (one
