@@ -70,8 +70,12 @@ extension CaptureLoop {
             return
         case .captured(let raw):
             let route = routes.firstIndex { ObjectIdentifier($0.output) == request.requester }
+            // The longer frames hold the signal the noise floor kept from the base's lift (the
+            // exposure, held while the bracket ran, has the shortfall it was metered with).
+            var renderGain = sequence.renderGain
+            renderGain.ev += min(engine.status.exposureShortfall, max(sequence.offsets.max() ?? 0, 0))
             result = route.map {
-                .success(BracketCapture(offsets: sequence.offsets, frames: raw, renderGain: sequence.renderGain,
+                .success(BracketCapture(offsets: sequence.offsets, frames: raw, renderGain: renderGain,
                                         toneMapping: device.settings.toneMapping, frame: frames[$0]))
             } ?? .failure(.notRunning)
         case .failed(let message):

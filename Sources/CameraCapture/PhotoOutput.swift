@@ -126,8 +126,7 @@ public final class PhotoOutput: CaptureOutput {
                 let bracket = try await shootBracket(offsets)
                 shot = (bracket.frame, PhotoFlash(mode: .off, isAvailable: bracket.frame.flash != nil, exposure: nil), bracket)
             } else {
-                let single = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
-                shot = (single.frame, single.flash, nil)
+                shot = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
             }
             notify(.didCapture)
             captured = true
@@ -166,7 +165,7 @@ public final class PhotoOutput: CaptureOutput {
     /// request, or one after frame `sequence`. `flash` is nil when no frame had come by the
     /// request: the first one to come judges it then.
     private func shoot(_ settings: PhotoSettings, current: inout CapturedFrame?, flash: FlashDecision?,
-                       after sequence: UInt64?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash) {
+                       after sequence: UInt64?) async throws(PhotoCaptureError) -> (frame: CapturedFrame, flash: PhotoFlash, bracket: BracketCapture?) {
         var decision = flash
         if settings.flashMode != .off, decision == nil {
             let first = try await nextFrame(after: nil, converged: false, within: frameWait)
@@ -176,12 +175,16 @@ public final class PhotoOutput: CaptureOutput {
         switch decision {
         case .fire(let flash):
             let capture = try await flash.capture((), for: self, within: frameWait * FlashSequence.frameLimit)
-            return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure))
+            return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure), nil)
         case .missing:
             throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
         case .dark, nil:
             let frame = try await chooseFrame(for: settings, current: current, after: current?.sequenceNumber ?? sequence)
-            return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil))
+            let unlit = PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil)
+            if let offset = PhotoOutput.shortfallOffset(settings, frame: frame), let bracket = await shootShortfallBracket(offset) {
+                return (bracket.frame, unlit, bracket)
+            }
+            return (frame, unlit, nil)
         }
     }
 

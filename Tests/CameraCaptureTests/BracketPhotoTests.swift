@@ -19,6 +19,15 @@ struct BracketPhotoTests {
         }
     }
 
+    /// The same panel 12 EV under the sky, over most of the frame: at the exposure the sky allows
+    /// it lies under the sensor's noise floor (`ThreeAStatus.exposureShortfall`).
+    static let deepPanel = SimulatedScene(name: "deep-panel", summary: "a flat panel 12 EV under the sky", subjectIntent: 0) { size in
+        SceneImage(width: size.width, height: size.height) { u, _ in
+            u < 0.7 ? .init(radiance: SIMD3(repeating: 1.25), albedo: 0.2, depth: 2, isSubject: true)
+                : .init(radiance: SIMD3(repeating: 5000), albedo: 0.9, depth: 1000)
+        }
+    }
+
     static let format = DeviceFormat(size: PixelSize(width: 320, height: 180), pixelFormat: .bayer16(.rggb, significantBits: 12),
                                      frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
 
@@ -68,6 +77,29 @@ struct BracketPhotoTests {
             // The denoiser may leave the flat panel under one 8-bit step of noise in both pictures.
             #expect(merged.deviation < 0.67 * one.deviation || merged.deviation < 0.5,
                     "noise σ \(merged.deviation) merged, \(one.deviation) in one frame")
+        }
+    }
+
+    @Test("Upper and lower constraints that cannot both hold: the photo adds a longer frame, and its subject comes out brighter and cleaner")
+    func shortfallBracket() async throws {
+        try await FlashPhotoTests.withSettledCamera(Self.deepPanel, format: Self.format) { camera, photos, frames in
+            var shortfall = 0.0
+            for await frame in frames.frames {
+                shortfall = frame.threeA.exposureShortfall
+                break
+            }
+            #expect(shortfall >= 1, "the panel lies \(shortfall) EV under the floor")
+            var fast = PhotoSettings()
+            fast.qualityPrioritization = .speed
+            let single = try await photos.capture(fast)
+            let bracketed = try await photos.capture(PhotoSettings())
+            #expect(try ExifTool.read(single.data)["CompositeImage"] == nil, "a photo asked for speed is one frame")
+            let exif = try ExifTool.read(bracketed.data)
+            #expect(exif["CompositeImage"] as? Int == 3 && exif["CompositeImageCount"] as? String == "2 2", "\(exif)")
+            let (one, merged) = (try Self.subjectLuma(of: single, camera: camera), try Self.subjectLuma(of: bracketed, camera: camera))
+            #expect(merged.mean > one.mean + 8, "the panel at \(merged.mean) in the bracket, \(one.mean) in one frame")
+            #expect(merged.deviation / merged.mean < one.deviation / one.mean,
+                    "relative noise \(merged.deviation / merged.mean) merged, \(one.deviation / one.mean) in one frame")
         }
     }
 
