@@ -26,7 +26,7 @@ public struct Benchmark: Encodable, Sendable, Equatable {
         case name, unit, ours, peer, peerValue, ratio
     }
 
-    // Encodes absent peers as explicit nulls, as CLI.md's shape has every key.
+    // Encodes absent peers as explicit nulls, as docs/CLI.md's shape has every key.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

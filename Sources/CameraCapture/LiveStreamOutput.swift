@@ -28,7 +28,7 @@ public final class LiveStreamOutput: CaptureOutput {
     }
 
     /// A stream's progress. Its JSON form is what `camerasun stream --json` prints each second and
-    /// `/state`'s `live` shows (CLI.md): state, url, bitrateKbps, sentFrames, droppedFrames,
+    /// `/state`'s `live` shows (docs/CLI.md): state, url, bitrateKbps, sentFrames, droppedFrames,
     /// droppedGroups, queuedSeconds, reconnects, elapsed and error.
     public struct Status: Sendable, Equatable, Encodable {
         public var state = State.idle

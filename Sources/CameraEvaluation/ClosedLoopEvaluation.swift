@@ -31,7 +31,7 @@ public struct ClosedLoopEvaluation {
         let crushedFraction: Double
     }
 
-    /// The figures of one scene × algorithm (the `--json` row of CLI.md).
+    /// The figures of one scene × algorithm (the `--json` row of docs/CLI.md).
     public struct Result: Encodable {
         let scene: String
         let algorithm: String

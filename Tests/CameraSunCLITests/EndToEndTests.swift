@@ -272,7 +272,7 @@ struct EndToEndTests {
         }
     }
 
-    /// Bad usage exits 2, failures at run time exit 1; either way stderr is one line in CLI.md's shape.
+    /// Bad usage exits 2, failures at run time exit 1; either way stderr is one line in docs/docs/CLI.md's shape.
     @Test("Errors exit 2 for usage and 1 at run time, with one 'camerasun: error: … — …' line", arguments: ErrorCase.all)
     func errors(_ error: ErrorCase) async throws {
         try await withScratchDirectory { directory in

@@ -10,7 +10,7 @@ import Testing
 struct ServeTests {
     static let smallCamera = ["--width", "160", "--height", "90", "--framerate", "15"]
 
-    @Test("/state has every field of CLI.md and the page's extensions, with their types and ranges")
+    @Test("/state has every field of docs/CLI.md and the page's extensions, with their types and ranges")
     func stateFields() async throws {
         let server = try await ServeProcess.start(Self.smallCamera)
         let connection = try server.connect()

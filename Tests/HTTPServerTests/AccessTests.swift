@@ -4,7 +4,7 @@ import Testing
 @testable import HTTPServer
 
 extension ServerTests {
-    /// Who can watch and steer the camera (CLI.md, "Access"), over the wire.
+    /// Who can watch and steer the camera (docs/CLI.md, "Access"), over the wire.
     @Suite struct Access {
         @Test(arguments: ["/state", "/snapshot", "/stream", "/events"])
         func aNetworkListenerShowsNothingWithoutTheToken(path: String) async throws {

@@ -4,7 +4,7 @@ import CameraExposure
 import CameraMetering
 import Foundation
 
-/// The `/state` object (CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
+/// The `/state` object (docs/CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,
 /// `adviceZh`, `zoom` and `zoomRange`, and `raw`, the RAW toggle of `POST /api/raw`): the newest preview picture's analysis and exposure, where
 /// the 3A loops stand, and the settings the user asked for — locks, points and modes as set, so
 /// that a control's answer already shows its effect — and what the user should know of: the

@@ -5,7 +5,7 @@ import Foundation
 /// CDN; the Content-Security-Policy forbids other origins). English by default, Chinese with
 /// `?lang=zh`, switched in the browser from `phrases`.
 ///
-/// It uses the routes of CLI.md's "Viewfinder HTTP API" plus a few optional extensions that the
+/// It uses the routes of docs/docs/CLI.md's "Viewfinder HTTP API" plus a few optional extensions that the
 /// server should provide (the page works without them):
 /// - `/stream?overlay=zebra,sun` (either name or both, comma-separated): the MJPEG preview with the
 ///   overlays drawn into the frames by the server, because the page has no pixels to judge

@@ -2,7 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMetering
 
-// The bodies of the `/api/*` control requests (CLI.md, "Viewfinder HTTP API"), decoded and checked
+// The bodies of the `/api/*` control requests (docs/CLI.md, "Viewfinder HTTP API"), decoded and checked
 // for shape here so that the camera side receives typed commands. Value ranges (EV, zoom, …) are the
 // device's to check: it throws `ValueOutOfRangeError`, which the router answers with 400.
 

@@ -1,7 +1,7 @@
 import CameraCore
 import CameraExposure
 
-// The bodies of the camera-setting requests (CLI.md, "Viewfinder HTTP API"), decoded straight into
+// The bodies of the camera-setting requests (docs/CLI.md, "Viewfinder HTTP API"), decoded straight into
 // the library's modes. Ranges that depend on the device (lens positions, the torch) are checked
 // by the camera side; the temperature and gain ranges by the device's validation.
 

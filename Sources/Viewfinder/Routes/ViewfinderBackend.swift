@@ -6,7 +6,7 @@ import HTTPServer
 /// HTTP layer stays independent of how frames are made. Methods throw `HTTPError` for a refusal
 /// with a chosen status, or `ValueOutOfRangeError` for a value the device does not support (400).
 public protocol ViewfinderBackend: Sendable {
-    /// The `/state` JSON object (CLI.md lists its fields).
+    /// The `/state` JSON object (docs/CLI.md lists its fields).
     func state() async throws -> Data
     /// One JPEG of the preview, with `overlays` drawn.
     func snapshot(overlays: PreviewOverlays) async throws -> Data

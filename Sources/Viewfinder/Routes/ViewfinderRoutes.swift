@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 
-/// The viewfinder's routes (CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
+/// The viewfinder's routes (docs/CLI.md, "Viewfinder HTTP API") on a `ViewfinderBackend`: the page,
 /// the MJPEG preview (`?overlay=` picks the feed with those overlays drawn) and the SSE events from
 /// their feeds (which the camera side publishes into), `/state` and `/snapshot`, the `/api/*`
 /// controls, recording, the live stream, the library (movies in ranges, for `<video>`) and the user's sounds.
