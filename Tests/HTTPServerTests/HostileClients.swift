@@ -5,7 +5,7 @@ import Foundation
 /// (addresses of the loopback network), `perSource` connections that all misbehave in one way
 /// (`Kind`), each reopened as soon as the server closes it or answers it. One thread of their own
 /// drives every socket (non-blocking, `poll(2)`), so hundreds of them cost the test one thread.
-final class HostileClients: @unchecked Sendable {  // `stopping` and `stats` are guarded by `state`
+final class HostileClients: @unchecked Sendable {  // `connections`: its thread only; the rest guarded by `state`
     enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
         /// A POST with `Content-Length: 60000` whose body comes a byte at a time.
         case slowBody

@@ -58,7 +58,6 @@ final class ConnectionGuard: @unchecked Sendable {
     private let condition = NSCondition()
     private var entries: [UInt: Entry] = [:]
     private var openedCount: UInt64 = 0
-    private var crowdedOut = 0
     private var stopped = false
 
     private let limits: Limits
@@ -66,13 +65,6 @@ final class ConnectionGuard: @unchecked Sendable {
     init(limits: Limits) {
         self.limits = limits
         Thread { [self] in watch() }.start()
-    }
-
-    /// Connections closed so far because others were waiting (for the tests and benchmarks).
-    var closedForCrowding: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return crowdedOut
     }
 
     /// A connection opened on `socket`: its first request's headers are due; a crowded server makes room.
@@ -153,7 +145,6 @@ final class ConnectionGuard: @unchecked Sendable {
         }
         guard let (key, entry) = victim else { return false }
         close(key, socket: entry.socket)
-        crowdedOut += 1
         return true
     }
 
