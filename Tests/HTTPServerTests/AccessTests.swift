@@ -55,9 +55,8 @@ extension ServerTests {
 
         @Test func everyAnswerForbidsFraming() async throws {
             let test = try TestServer(token: AccessToken.generate())
-            let connection = try test.connect()
             for (path, status) in [("/", 200), ("/state", 401), ("/nowhere", 401), ("/%zz", 400)] {
-                let response = try await connection.request("GET", path)
+                let response = try await test.connect().request("GET", path)
                 #expect(response.status == status)
                 #expect(response.headers["content-security-policy"] == "frame-ancestors 'none'", "\(path)")
             }

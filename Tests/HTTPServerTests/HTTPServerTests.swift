@@ -49,7 +49,8 @@ extension ServerTests {
             if target == "/api/exposure", body.contains("12") {
                 #expect(response.errorMessage == "EV bias 12 EV is outside the supported range -8…8 EV — choose a value in that range")
             }
-            #expect(try await connection.request("GET", "/state", headers: ["Host": test.host]).status == 200)
+            // A request refused before its body (a bad target here) closes its connection.
+            #expect(try await test.connect().request("GET", "/state", headers: ["Host": test.host]).status == 200)
         }
 
         @Test func refusesAHugeBodyBeforeReadingIt() async throws {

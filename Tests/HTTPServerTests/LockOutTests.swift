@@ -60,5 +60,49 @@ extension ServerTests {
             #expect(received.body == part)
             #expect(try await test.connect().request("GET", "/state").status == 200)
         }
+
+        /// A request without the token is answered as soon as its headers are in, so a body it never
+        /// sends holds nothing; the connection closes after the answer.
+        @Test func requestWithoutTokenIsRefusedBeforeItsBody() async throws {
+            let test = try TestServer(token: try AccessToken("lock-out-test-token"))
+            let connection = try RawHTTPConnection(port: test.port, from: "127.0.0.2", timeout: 5)
+            try connection.send("POST /api/exposure HTTP/1.1\r\nHost: \(connection.host)\r\nContent-Length: 60000\r\n\r\n{")
+            let response = try await connection.readResponse()
+            #expect(response.status == 401)
+            #expect(response.headers["connection"]?.lowercased() == "close")
+            #expect(try await connection.isClosedByServer())
+            #expect(test.app.commands.isEmpty)
+        }
+
+        /// The whole request, body included, is due by the request deadline, however slowly it drips.
+        @Test func requestWhoseBodyIsLateIsClosed() async throws {
+            let test = try TestServer(headerTimeout: .milliseconds(300), requestTimeout: .milliseconds(600))
+            let connection = try RawHTTPConnection(port: test.port, from: "127.0.0.2", timeout: 5)
+            try connection.send("POST /api/exposure HTTP/1.1\r\nHost: \(connection.host)\r\nContent-Length: 500\r\n\r\n")
+            // A byte every 20 ms: the body would take 10 s. (The sleep is the slow client under test.)
+            let dripped = await onOwnThread {
+                var sent = 0
+                while sent < 500, (try? connection.send("a")) != nil {
+                    sent += 1
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+                return sent
+            }
+            #expect(dripped < 500, "the server waited for all \(dripped) bytes")
+            #expect(test.app.commands.isEmpty)
+            #expect(try await test.connect().request("GET", "/state").status == 200)
+        }
+
+        /// Without a token, idle connections make room for new ones when the server is crowded.
+        @Test func idleConnectionsMakeRoomWhenCrowded() async throws {
+            let test = try TestServer(connectionLimit: 4)
+            let idle = try (0..<3).map { _ in try RawHTTPConnection(port: test.port, from: "127.0.0.2", timeout: 5) }
+            for connection in idle {
+                #expect(try await connection.request("GET", "/state").status == 200)
+            }
+            #expect(try await test.connect().request("GET", "/state").status == 200)
+            #expect(try await idle[0].isClosedByServer())
+            #expect(!idle[2].closedWhileIdle())
+        }
     }
 }

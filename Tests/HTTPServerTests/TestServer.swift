@@ -65,13 +65,14 @@ struct TestServer {
 
     init(
         listen: String = "127.0.0.1", token: AccessToken? = nil, maxBodyBytes: Int = 64 * 1024, connectionLimit: Int = 64,
-        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5), holdingPhotos: Bool = false
+        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(10),
+        holdingPhotos: Bool = false
     ) throws {
         app = TestApp(holdingPhotos: holdingPhotos)
         let address = try ListenAddress(host: listen, port: 0)
         let configuration = HTTPServer.Configuration(
             address: address, connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
-            headerTimeout: headerTimeout)
+            headerTimeout: headerTimeout, requestTimeout: requestTimeout)
         server = try HTTPServer(configuration: configuration, policy: AccessPolicy(token: token, address: address), router: app.router())
     }
 

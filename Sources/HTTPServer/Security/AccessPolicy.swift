@@ -31,15 +31,18 @@ public struct AccessPolicy: Sendable {
         AccessPolicy(token: token ?? (address.isLoopback ? nil : AccessToken.generate()), address: address)
     }
 
-    /// Throws the 401/403 `HTTPError` for a request that may not proceed.
-    public func admit(_ request: HTTPRequest) throws(HTTPError) {
+    /// Throws the 401/403 `HTTPError` for a request that may not proceed; otherwise returns whether
+    /// the request carried the right token (always false when none is needed). It looks only at the
+    /// method, target and headers, so the server judges a request before reading its body.
+    @discardableResult
+    public func admit(_ request: HTTPRequest) throws(HTTPError) -> Bool {
         try checkHost(request)
         try checkSameOrigin(request)
-        guard let token else { return }
+        guard let token else { return false }
         if let given = request.query["token"], !token.matches(given) {
             throw .forbidden("the token in the address is wrong — open the URL that camerasun serve printed")
         }
-        guard !Self.isPage(request) else { return }
+        guard !Self.isPage(request) else { return request.query["token"] != nil }
         if let authorization = request.header("authorization") {
             guard authorization.lowercased().hasPrefix("bearer "),
                   token.matches(authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces))
@@ -55,6 +58,7 @@ public struct AccessPolicy: Sendable {
                 .unauthorized, "\(request.path) needs the token — send Authorization: Bearer TOKEN or open the printed URL first",
                 headers: ["WWW-Authenticate": "Bearer"])
         }
+        return true
     }
 
     /// Headers for the answer to an admitted request: the token cookie when the request carried the

@@ -27,7 +27,7 @@ extension ConnectionHandler {
     /// the connection's next request is due.
     static let completedCallback: MHD_RequestCompletedCallback = { handlerPointer, connection, contextPointer, _ in
         if let handlerPointer, let connection {
-            Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().headerDeadlines.answered(connection)
+            Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().connectionGuard.answered(connection)
         }
         guard let pointer = contextPointer?.pointee else { return }
         Unmanaged<RequestContext>.fromOpaque(pointer).release()
@@ -37,10 +37,10 @@ extension ConnectionHandler {
     /// Called when a connection opens and when it closes (before its socket is closed).
     static let connectionCallback: MHD_NotifyConnectionCallback = { handlerPointer, connection, _, event in
         guard let handlerPointer, let connection else { return }
-        let deadlines = Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().headerDeadlines
+        let connectionGuard = Unmanaged<ConnectionHandler>.fromOpaque(handlerPointer).takeUnretainedValue().connectionGuard
         switch event {
-        case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, socket: cmhd_connection_socket(connection))
-        case .CONNECTION_NOTIFY_CLOSED: deadlines.forget(connection)
+        case .CONNECTION_NOTIFY_STARTED: connectionGuard.opened(connection, socket: cmhd_connection_socket(connection))
+        case .CONNECTION_NOTIFY_CLOSED: connectionGuard.forget(connection)
         @unknown default: break
         }
     }

@@ -2,14 +2,14 @@ internal import CMicroHTTPD
 import CameraCore
 import Foundation
 
-/// The request pipeline behind the libmicrohttpd callbacks: body limit → request target →
-/// access policy → router → response, plus the registry of open streams that `stop()` ends.
+/// The request pipeline behind the libmicrohttpd callbacks: request target → access policy → body
+/// limit → router → response, plus the registry of open streams that `stop()` ends.
 final class ConnectionHandler: Sendable {
     private let policy: AccessPolicy
     private let router: Router
     private let maxBodyBytes: Int
-    /// Closes connections whose request headers are late.
-    let headerDeadlines: HeaderDeadlines
+    /// Closes connections whose requests are late, and makes room when connections are crowded.
+    let connectionGuard: ConnectionGuard
     private let streams = Locked(Streams())
 
     private struct Streams {
@@ -17,17 +17,19 @@ final class ConnectionHandler: Sendable {
         var stopping = false
     }
 
-    init(policy: AccessPolicy, router: Router, maxBodyBytes: Int, headerTimeout: Duration) {
+    init(policy: AccessPolicy, router: Router, maxBodyBytes: Int, guardLimits: ConnectionGuard.Limits) {
         self.policy = policy
         self.router = router
         self.maxBodyBytes = maxBodyBytes
-        headerDeadlines = HeaderDeadlines(timeout: headerTimeout)
+        connectionGuard = ConnectionGuard(limits: guardLimits)
     }
 
-    /// One call of the access handler. The first call only looks at the headers (400 at once for more
-    /// than one Content-Length, 413 when it is over the limit); upload calls collect the body up to
-    /// the limit; the final call answers (queueing on the first call would make libmicrohttpd close
-    /// keep-alive connections, which is what a refused body needs).
+    /// One call of the access handler. The first call comes once the headers are in: it judges the
+    /// request target and the access policy, and answers at once a request that may not proceed
+    /// (400, 401, 403; 413 when the declared body is over the limit), before any body is read, so
+    /// that a client without the token cannot hold the connection by sending a body slowly. Upload
+    /// calls collect the body up to the limit; the final call answers (queueing on the first call
+    /// makes libmicrohttpd close keep-alive connections, which is what a refused request needs).
     func handle(
         _ connection: OpaquePointer, _ context: RequestContext, method: HTTPMethod,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
@@ -36,19 +38,32 @@ final class ConnectionHandler: Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        if !context.headersReceived {
-            context.headersReceived = true
-            headerDeadlines.headersReceived(connection)
-            let lengths = Self.values(of: connection, kind: .HEADER_KIND).values(for: "Content-Length")
+        guard let head = context.head else {
+            let headers = Self.values(of: connection, kind: .HEADER_KIND)
+            let head: HTTPRequest
+            let authenticated: Bool
+            do {
+                let target = try RequestTarget(context.rawTarget)
+                let cookies = Self.values(of: connection, kind: .COOKIE_KIND).map { ($0.name, $0.value) }
+                head = HTTPRequest(
+                    method: method, path: target.path, query: target.query, headers: headers,
+                    cookies: Dictionary(cookies) { first, second in "\(first), \(second)" })
+                authenticated = try policy.admit(head)
+            } catch {
+                connectionGuard.headersReceived(connection, authenticated: false)
+                return refuse(error, on: connection, context: context)
+            }
+            context.head = head
+            connectionGuard.headersReceived(connection, authenticated: authenticated)
+            let lengths = headers.values(for: "Content-Length")
             // libmicrohttpd reads the body by the first and ignores the others; a proxy in front that
             // reads another would see a different request boundary (request smuggling).
             guard lengths.count <= 1 else {
                 let list = lengths.joined(separator: ", ")
-                let error = HTTPError.badRequest("the request has \(lengths.count) Content-Length headers (\(list)) — send exactly one")
-                return queue(.error(error), on: connection, context: context)
+                return refuse(.badRequest("the request has \(lengths.count) Content-Length headers (\(list)) — send exactly one"), on: connection, context: context)
             }
             if let declared = lengths.first.flatMap({ Int($0) }), declared > maxBodyBytes {
-                return queue(.error(tooLarge(declared)), on: connection, context: context)
+                return refuse(tooLarge(declared), on: connection, context: context)
             }
             return .YES
         }
@@ -65,19 +80,12 @@ final class ConnectionHandler: Sendable {
             }
             return .YES
         }
+        connectionGuard.requestReceived(connection)
         if context.receivedBytes > maxBodyBytes {
             return queue(.error(tooLarge(context.receivedBytes)), on: connection, context: context)
         }
-        let request: HTTPRequest
-        do {
-            let target = try RequestTarget(context.rawTarget)
-            let cookies = Self.values(of: connection, kind: .COOKIE_KIND).map { ($0.name, $0.value) }
-            request = HTTPRequest(
-                method: method, path: target.path, query: target.query, headers: Self.values(of: connection, kind: .HEADER_KIND),
-                cookies: Dictionary(cookies) { first, second in "\(first), \(second)" }, body: context.body)
-        } catch {
-            return queue(.error(error), on: connection, context: context)
-        }
+        var request = head
+        request.body = context.body
         return queue(answer(request), on: connection, context: context)
     }
 
@@ -94,14 +102,16 @@ final class ConnectionHandler: Sendable {
         HTTPError(.payloadTooLarge, "request body of \(size) bytes is over the limit of \(maxBodyBytes) bytes — send less")
     }
 
-    /// The policy's verdict, then the router's answer with the policy's headers; waits on this
+    /// Answers a request refused when its headers arrived, and closes the connection after it.
+    private func refuse(_ error: HTTPError, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        var response = HTTPResponse.error(error)
+        response.headers["Connection"] = "close"
+        return queue(response, on: connection, context: context)
+    }
+
+    /// The router's answer to an admitted request, with the policy's headers; waits on this
     /// connection thread (not a concurrency-pool thread) while the async handler runs.
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        do {
-            try policy.admit(request)
-        } catch {
-            return .error(error)
-        }
         let slot = ResponseSlot()
         let router = router
         Task { slot.fill(await router.respond(to: request)) }

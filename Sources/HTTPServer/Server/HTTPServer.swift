@@ -7,8 +7,12 @@ import Foundation
 ///
 /// Threading: one thread per connection (libmicrohttpd's `MHD_USE_THREAD_PER_CONNECTION`), bounded
 /// by `Configuration.connectionLimit`, and by `perAddressConnectionLimit` for each client address so
-/// that no one client can take every connection; a connection must send its request headers within
-/// `headerTimeout` (`HeaderDeadlines`). A stream's content reader blocks its own connection's thread
+/// that no one client can take every connection. A request without the token is refused as soon as
+/// its headers arrive, before its body is read; a connection must send a request's headers within
+/// `headerTimeout` and the whole request within `requestTimeout`; and when more than three quarters
+/// of the connections are open, each new one closes a connection that has not shown the token
+/// (`ConnectionGuard`), so that clients without it, from however many addresses, cannot keep one
+/// with it out. A stream's content reader blocks its own connection's thread
 /// until the next part arrives, so a slow or idle stream never delays another client, and no
 /// suspend/resume bookkeeping can race with a client going away. Handlers are `async`: the
 /// connection thread waits for them while they run on the Swift concurrency pool, so a slow handler
@@ -22,6 +26,9 @@ public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var address: ListenAddress
         /// Connections open at once, streams and idle keep-alive connections included; more are refused.
+        /// libmicrohttpd is given twice as many, so that connections the server has shut down but
+        /// whose threads have not closed them yet (a flood of reconnecting clients) do not refuse a
+        /// newcomer; `ConnectionGuard` holds the open ones to this limit.
         public var connectionLimit: Int
         /// Connections open at once from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT; at
         /// most `connectionLimit`): below it, so that one client holding all it may leaves room for others.
@@ -33,10 +40,12 @@ public final class HTTPServer: Sendable {
         /// A connection that has not sent a request's complete headers this long after it opened, or
         /// after its previous answer, is closed — however slowly it keeps sending.
         public var headerTimeout: Duration
+        /// The same for the whole request, body included (at least `headerTimeout`).
+        public var requestTimeout: Duration
 
         public init(
             address: ListenAddress, connectionLimit: Int = 64, perAddressConnectionLimit: Int = 32, maxBodyBytes: Int = 64 * 1024,
-            idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5)
+            idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(10)
         ) {
             self.address = address
             self.connectionLimit = connectionLimit
@@ -44,7 +53,13 @@ public final class HTTPServer: Sendable {
             self.maxBodyBytes = maxBodyBytes
             self.idleTimeout = idleTimeout
             self.headerTimeout = headerTimeout
+            self.requestTimeout = requestTimeout
         }
+
+        /// Open connections above which each new one closes a connection that has not shown the
+        /// token: three quarters of the limit, so that the quarter left covers the connections
+        /// still closing and the token holders' own.
+        var crowdedAbove: Int { connectionLimit - connectionLimit / 4 }
     }
 
     public let configuration: Configuration
@@ -66,22 +81,24 @@ public final class HTTPServer: Sendable {
         guard configuration.headerTimeout > .zero else {
             throw HTTPServerError("header timeout \(configuration.headerTimeout) must be positive")
         }
-        let handler = ConnectionHandler(
-            policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes, headerTimeout: configuration.headerTimeout)
+        let limits = ConnectionGuard.Limits(
+            headerTimeout: configuration.headerTimeout, requestTimeout: max(configuration.requestTimeout, configuration.headerTimeout),
+            crowdedAbove: configuration.crowdedAbove, limit: configuration.connectionLimit, tokenRequired: policy.token != nil)
+        let handler = ConnectionHandler(policy: policy, router: router, maxBodyBytes: configuration.maxBodyBytes, guardLimits: limits)
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let context = Unmanaged.passUnretained(handler).toOpaque()
         let started = address.withSocketAddress { socketAddress in
             cmhd_start_daemon(
-                flags, socketAddress, UInt32(configuration.connectionLimit), UInt32(min(configuration.perAddressConnectionLimit, configuration.connectionLimit)),
+                flags, socketAddress, UInt32(2 * configuration.connectionLimit), UInt32(min(configuration.perAddressConnectionLimit, configuration.connectionLimit)),
                 UInt32(max(1, configuration.idleTimeout.components.seconds)), 64 * 1024, 512 * 1024,
                 ConnectionHandler.accessCallback, context, ConnectionHandler.uriCallback, context,
                 ConnectionHandler.completedCallback, context, ConnectionHandler.connectionCallback, context)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
-            handler.headerDeadlines.stop()
+            handler.connectionGuard.stop()
             throw HTTPServerError("cannot listen on \(address): \(reason) — choose another port (0 picks a free one) or address")
         }
         self.configuration = configuration
@@ -129,7 +146,7 @@ public final class HTTPServer: Sendable {
         let listener = MHD_quiesce_daemon(running)
         handler.stopStreams()
         MHD_stop_daemon(running)
-        handler.headerDeadlines.stop()
+        handler.connectionGuard.stop()
         if listener >= 0 { close(listener) }
     }
 }

@@ -5,9 +5,10 @@ import Foundation
 /// the body so far. Used by one connection thread at a time.
 final class RequestContext {
     let rawTarget: String
-    /// Set after the first call (headers received); the response is queued on a later call, so
-    /// that keep-alive connections stay open.
-    var headersReceived = false
+    /// The request without its body, set on the first call (headers received) once the access
+    /// policy admitted it; the response is queued on a later call, so that keep-alive connections
+    /// stay open.
+    var head: HTTPRequest?
     /// Set once a response is queued (early 413 included); later calls discard upload data.
     var responded = false
     /// The body so far, while it is within the limit.
