@@ -47,9 +47,10 @@ public struct AutoExposure: Sendable {
     public private(set) var watchdogReason: String?
     /// Anti-flicker: off, a fixed mains frequency, or auto (detected from the frames).
     public private(set) var flicker: FlickerMode = .off
-    /// The mains flicker seen between the last two frames (100 or 120 Hz), or nil: looked for in
-    /// every mode, so the viewfinder and `meter` can warn of it; with `.auto` the first sighting
-    /// makes exposures flicker-safe.
+    /// The light's flicker (100 or 120 Hz, twice the mains frequency), or nil: looked for in every
+    /// mode, so the viewfinder and `meter` can warn of it; with `.auto` the first sighting makes
+    /// exposures flicker-safe, and the flicker stays reported while they are, although the whole
+    /// periods they span leave no bands to see.
     public private(set) var detectedFlicker: Double?
     private var flickerDetector = FlickerDetector()
 
@@ -143,8 +144,8 @@ public struct AutoExposure: Sendable {
     public mutating func update(_ statistics: FrameStatistics, metadata: FrameMetadata, frameInterval: Double) -> ExposureProgram.Settings {
         let currentBias = bias.advance(by: frameInterval)
         lastTotal = metadata.totalExposure
-        detectedFlicker = flickerDetector.update(rowMeans: statistics.rowMeans, metadata: metadata,
-                                                 frameInterval: frameInterval)
+        let seen = flickerDetector.update(rowMeans: statistics.rowMeans, metadata: metadata, frameInterval: frameInterval)
+        detectedFlicker = seen ?? (flicker == .auto ? program.flickerPeriod.map { 1 / $0 } : nil)
         if flicker == .auto, program.flickerPeriod == nil, let frequency = detectedFlicker {
             program.flickerPeriod = 1 / frequency
         }

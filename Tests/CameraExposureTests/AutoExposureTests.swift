@@ -440,6 +440,7 @@ struct AutoExposureTests {
             try camera.updateControls { $0.setExposure(settings) }
         }
         #expect(engine.program.flickerPeriod == 1.0 / 100)
+        #expect(engine.detectedFlicker == 100, "the flicker stays reported once the exposures no longer show its bands")
         let detected = try #require(durations.firstIndex { abs($0 * 100 - ($0 * 100).rounded()) < 1e-4 && $0 >= 0.01 })
         #expect(detected < 30, "flicker-safe exposures from frame \(detected)")
         let periods = durations.last! * 100

@@ -3,9 +3,10 @@ import CameraCore
 import CameraExposure
 
 extension ViewfinderState {
-    /// `"flicker":{"mode":"auto","detected":100}`: the anti-flicker mode as `/api/flicker` takes it
-    /// (off, 50, 60, auto), and the flicker seen in the frames in Hz — 100 or 120, twice the mains
-    /// frequency — or null when none is seen. On auto, a sighting makes exposures flicker-safe.
+    /// `"flicker":{"mode":"auto","detected":50}`: the anti-flicker mode as `/api/flicker` takes it
+    /// (off, 50, 60, auto), and the mains frequency whose flicker is seen in the frames, in the same
+    /// units as the mode and the advice — 50 or 60 — or null when none is seen. On auto, a sighting
+    /// makes exposures flicker-safe, and stays reported while they are.
     public struct Flicker: Sendable, Encodable, Equatable {
         public let mode: String
         public let detected: Double?

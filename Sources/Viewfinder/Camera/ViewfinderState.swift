@@ -175,7 +175,8 @@ public struct ViewfinderState: Sendable, Encodable {
         targetBrightness = min(1, SRGB.encode(Meter.midGray * pow(2, threeA.exposureBias + aim)))
         zoom = settings.zoomFactor
         zoomRange = [capabilities.zoomFactor.lowerBound, capabilities.zoomFactor.upperBound]
-        flicker = Flicker(mode: settings.flicker, detected: threeA.flicker)
+        // The light flickers at twice the mains frequency.
+        flicker = Flicker(mode: settings.flicker, detected: threeA.flicker.map { $0 / 2 })
         whiteBalance = WhiteBalance(mode: settings.whiteBalanceMode, gains: metadata.whiteBalanceGains)
         focus = Focus(mode: settings.focusMode, lensPosition: metadata.lensPosition)
         torch = capabilities.hasTorch ? settings.torchLevel : nil
