@@ -41,10 +41,18 @@ public final class V4L2Camera: CaptureDevice {
 
     /// The camera at `path`, probed through `driver`, set to its largest format that reaches
     /// 30 fps. Throws `.notAuthorized` with the remedy when the node may not be opened (EACCES),
-    /// `.interrupted` when another program holds it (EBUSY) or it is gone, and
-    /// `.invalidConfiguration` when it is not a capture device or offers no format CameraSun takes.
+    /// `.interrupted` when another program holds it (EBUSY), and `.invalidConfiguration` when there
+    /// is no such node (a camera never seen is not a removed one), it is not a capture device or it
+    /// offers no format CameraSun takes.
     public init(path: String, driver: any V4L2Driver, bufferCount: Int = 4) throws(CaptureError) {
-        let node = try kernel { () throws(SystemCallError) in try driver.open(path) }
+        let node: any V4L2Node
+        do {
+            node = try driver.open(path)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            throw .invalidConfiguration("there is no \(path) — plug the camera in or check the path; camerasun devices lists the cameras found")
+        } catch {
+            throw .v4l2(error)
+        }
         identity = try V4L2Stream.requireStreamingCapture(node)
         catalog = try V4L2FormatCatalog(of: node)
         controls = try V4L2ControlSet.discover(on: node)

@@ -113,7 +113,16 @@ final class V4L2Stream: Sendable {
     /// QUERYCAP: the node must capture video with streaming I/O.
     @discardableResult
     static func requireStreamingCapture(_ node: any V4L2Node) throws(CaptureError) -> V4L2Capabilities {
-        let capabilities = try kernel { () throws(SystemCallError) in try node.queryCapabilities() }
+        let capabilities: V4L2Capabilities
+        do {
+            capabilities = try node.queryCapabilities()
+        } catch where error.errno == .inappropriateControl {
+            // ENOTTY: the file answers no V4L2 request at all.
+            throw .invalidConfiguration("\(node.path) is not a video device (it answers no V4L2 request) — give a camera's node, "
+                + "e.g. v4l2:/dev/video0; camerasun devices lists them")
+        } catch {
+            throw .v4l2(error)
+        }
         guard capabilities.isStreamingCapture else {
             throw .invalidConfiguration("\(node.path) (\(capabilities.card), driver \(capabilities.driver)) is not a video capture device "
                 + "with streaming I/O — choose another /dev/video node")
