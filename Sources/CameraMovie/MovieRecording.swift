@@ -25,16 +25,29 @@ public final class MovieRecording {
         }
     }
 
-    /// Why a take ended.
-    public enum StopReason: String, Sendable, Equatable {
-        case stopped = "stopped"
-        case maximumDuration = "maximum duration reached"
-        case maximumSize = "maximum file size reached"
-        case minimumFreeSpace = "minimum free disk space reached"
+    /// Why a take ended: its identifier (the raw value) in JSON, the catalogue and `/library`, its
+    /// `sentence` wherever a person reads it.
+    public enum StopReason: String, Sendable, Equatable, CaseIterable {
+        case stopped
+        case maximumDuration
+        case maximumSize
+        case minimumFreeSpace
         /// A write failed for want of space: the take is kept up to its last complete fragment.
-        case diskFull = "the disk filled up"
-        case interrupted = "stopped by Ctrl-C"
-        case signal = "stopped by a termination signal"
+        case diskFull
+        case interrupted
+        case signal
+
+        public var sentence: String {
+            switch self {
+            case .stopped: "stopped"
+            case .maximumDuration: "maximum duration reached"
+            case .maximumSize: "maximum file size reached"
+            case .minimumFreeSpace: "minimum free disk space reached"
+            case .diskFull: "the disk filled up"
+            case .interrupted: "stopped by Ctrl-C"
+            case .signal: "stopped by a termination signal"
+            }
+        }
     }
 
     /// A take that counts as saved: validated, under its final name.

@@ -76,7 +76,7 @@ enum RecordCommand {
                 + "up to its last whole second — free some space before the next take")
         }
         let report = AssetReport(id: asset.id, path: saved.path, duration: facts.duration, frames: facts.frameCount, size: asset.byteCount,
-                                 video: facts.videoCodec, audio: facts.audioCodec, stopReason: String(describing: saved.reason),
+                                 video: facts.videoCodec, audio: facts.audioCodec, stopReason: saved.reason.rawValue,
                                  recovered: false)
         if json { return try terminal.json(Report(asset: report)) }
         if live { terminal.print("") }
@@ -85,7 +85,7 @@ enum RecordCommand {
         let dropped = movie.status.droppedFrames
         let drops = dropped > 0 ? ", \(dropped) frames dropped" : ""
         terminal.print("saved \(asset.id): \(saved.path), \(String(format: "%.2f", facts.duration)) s, \(facts.frameCount) frames, \(bytes), "
-            + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.rawValue)\(drops)")
+            + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.sentence)\(drops)")
     }
 
     /// `--duration S`, `--max-size MB` and `--min-free MB`.

@@ -11,8 +11,9 @@ extension Asset {
         public let videoCodec: String
         /// The audio codec's name, e.g. `aac`; nil for a take without sound.
         public let audioCodec: String?
-        /// Why the take ended, in the recorder's words (e.g. "maximum duration reached"), or
-        /// `Asset.Movie.recoveredStopReason` for a take `repair` saved.
+        /// Why the take ended, the recorder's identifier for it (e.g. "maximumDuration", whose
+        /// sentence is `MovieRecording.StopReason`'s), or `Asset.Movie.recoveredStopReason` for a
+        /// take `repair` saved.
         public let stopReason: String
         /// Whether `repair` saved the take from a recording that never finished (a crash, a
         /// `kill -9`, a power cut) rather than the recorder adding it.
@@ -22,7 +23,7 @@ extension Asset {
         public let thumbnailPath: String?
 
         /// The stop reason of a take that `repair` recovered.
-        public static let recoveredStopReason = "recovered after an interruption"
+        public static let recoveredStopReason = "recovered"
 
         private enum CodingKeys: String, CodingKey {
             case duration, frameCount = "frames", videoCodec = "video", audioCodec = "audio", stopReason, recovered,

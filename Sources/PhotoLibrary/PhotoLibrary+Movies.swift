@@ -33,7 +33,7 @@ extension PhotoLibrary {
     ///
     /// - Parameters:
     ///   - facts: what the file holds, as the recorder's validation read it.
-    ///   - stopReason: why the take ended, e.g. "maximum duration reached".
+    ///   - stopReason: why the take ended, its identifier (`MovieRecording.StopReason`), e.g. "maximumDuration".
     ///   - thumbnail: a small JPEG of the take, stored as it is.
     public func addMovie(_ reservation: MovieReservation, facts: MovieFacts, stopReason: String,
                          thumbnail: Data? = nil) throws(PhotoLibraryError) -> Asset {

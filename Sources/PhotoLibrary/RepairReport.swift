@@ -14,7 +14,7 @@ public struct RepairReport: Sendable, Hashable, Codable {
         /// `Unrecognised/` with the same relative path, out of the dated folders but not deleted.
         case quarantined
         /// An unfinished recording that plays was renamed to its final name and catalogued as
-        /// recovered, with the stop reason "recovered after an interruption".
+        /// recovered, with the stop reason "recovered".
         case recoveredRecording
         /// An unfinished recording or an orphan movie in which nothing plays was moved to
         /// `Damaged/` with the same relative path, kept for the user, not deleted.

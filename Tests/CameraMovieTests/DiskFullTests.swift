@@ -66,7 +66,7 @@ struct TmpfsDiskFullTests {
             }
             #expect(reason == .diskFull)
             let saved = try recording.finish(reason: try #require(reason))
-            #expect(saved.reason == .diskFull && saved.reason.rawValue == "the disk filled up")
+            #expect(saved.reason == .diskFull && saved.reason.sentence == "the disk filled up")
             #expect(saved.validation.frames >= 30 && saved.validation.frames < appended, "\(saved.validation.frames) of \(appended)")
             #expect(try FFprobe.decodeErrors(of: saved.path) == "")
             #expect(try FFprobe.streams(of: saved.path).frames == saved.validation.frames)

@@ -25,7 +25,7 @@ struct MovieRecordingTests {
         try await withScratchDirectory { folder in
             let saved = try await Self.take(try MovieRecording.Limits(maximumDuration: 2), in: folder)
             #expect(saved.reason == .maximumDuration)
-            #expect(saved.reason.rawValue == "maximum duration reached")
+            #expect(saved.reason == .maximumDuration && saved.reason.sentence == "maximum duration reached")
             #expect(saved.validation.frames == 60)
             #expect(abs(saved.validation.duration - 2) < 1e-6)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["take.mp4"])

@@ -28,7 +28,7 @@ struct RecordDiskFullTests {
             #expect(verify.exitCode == 0, "\(verify)")
             let listed = try await CameraSunBinary.run(["library", "list", "--library", library.path, "--json"])
             let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
-            #expect(assets.count == 1 && (assets.first?["movie"] as? [String: Any])?["stopReason"] as? String == "the disk filled up",
+            #expect(assets.count == 1 && (assets.first?["movie"] as? [String: Any])?["stopReason"] as? String == "diskFull",
                     "\(listed)")
             #expect(RecordEndToEndTests.partialFiles(in: library).isEmpty)
         }

@@ -60,7 +60,7 @@ import Testing
         try await withLibrary { library in
             let reservation = try library.reserveMoviePath(createdAt: AddAndListTests.created)
             try TakeDouble.recordAndSave(bytes, into: reservation)
-            let asset = try library.addMovie(reservation, facts: TakeDouble.facts, stopReason: "maximum duration reached",
+            let asset = try library.addMovie(reservation, facts: TakeDouble.facts, stopReason: "maximumDuration",
                                              thumbnail: TakeDouble.thumbnail)
             #expect(asset.id == reservation.id && asset.kind == .movie)
             #expect(asset.path == "2025/06/01/\(asset.id).mp4" && asset.createdAt == AddAndListTests.created)
@@ -69,7 +69,7 @@ import Testing
             #expect(asset.exposure == nil && asset.meteringStatistics == nil && asset.state == .ok)
             let movie = try #require(asset.movie)
             #expect(movie.duration == 12 && movie.frameCount == 360 && movie.videoCodec == "h264" && movie.audioCodec == "aac")
-            #expect(movie.stopReason == "maximum duration reached" && !movie.recovered)
+            #expect(movie.stopReason == "maximumDuration" && !movie.recovered)
             #expect(movie.thumbnailPath == "2025/06/01/\(asset.id).thumb.jpg")
             #expect(try Data(contentsOf: try #require(library.thumbnailURL(for: asset))) == TakeDouble.thumbnail)
             #expect(try Data(contentsOf: library.fileURL(for: asset)) == Data(bytes))

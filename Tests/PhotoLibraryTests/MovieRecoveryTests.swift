@@ -45,7 +45,7 @@ import Testing
             #expect(asset.sha256 == (try sha256sum(bytes)))
             #expect(abs(asset.createdAt.timeIntervalSince(modified - 12)) <= 0.001)
             let movie = try #require(asset.movie)
-            #expect(movie.recovered && movie.stopReason == "recovered after an interruption")
+            #expect(movie.recovered && movie.stopReason == "recovered")
             #expect(movie.frameCount == 360 && movie.duration == 12 && movie.thumbnailPath == nil)
             #expect(allFiles(under: library.directory.appendingPathComponent("2025")) == ["06/01/\(id).mp4"])
             #expect(try Data(contentsOf: library.fileURL(for: asset)) == Data(bytes))

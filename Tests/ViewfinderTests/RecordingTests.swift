@@ -91,7 +91,7 @@ extension ServerTests {
                 return !movies.isEmpty
             }, "the take the limit ended was not catalogued")
             let movie = try #require(movies.first)
-            #expect(movie["kind"] as? String == "movie" && movie["stopReason"] as? String == "maximum duration reached", "\(movie)")
+            #expect(movie["kind"] as? String == "movie" && movie["stopReason"] as? String == "maximumDuration", "\(movie)")
             #expect(jsonNumber(movie["frames"]) == jsonNumber(ended["frames"]), "\(movie) against \(ended)")
             #expect(try await eventually { try await camera.json("POST", "/api/record", #"{"action":"start"}"#).status == 200 },
                     "a new take may start once the last is catalogued")
