@@ -97,6 +97,8 @@ extension SessionBackend {
     }
 
     /// Spot metering meters around the tap point when there is one, else the centre.
+    /// Chooses the metering mode, which replaces a tap to meter: a spot is put where the tap was,
+    /// and the tap point is let go, so that it does not come back when sun-aware metering does.
     public func setMetering(_ command: MeteringCommand) async throws {
         try device.configure { settings in
             if case .spot(let point, let radius) = command.mode {
@@ -104,6 +106,7 @@ extension SessionBackend {
             } else {
                 settings.meteringMode = command.mode
             }
+            settings.exposurePoint = nil
         }
     }
 
