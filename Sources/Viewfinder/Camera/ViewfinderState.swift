@@ -16,7 +16,8 @@ public struct ViewfinderState: Sendable, Encodable {
     /// Mean Rec. 709 luma of the encoded image, 0…1.
     public let brightness: Double
     public let linearMean: Double
-    /// The exposure compensation in effect, in EV (mid-ramp after a change).
+    /// The exposure compensation as set, in EV: a control's answer shows the bias it asked for,
+    /// which the picture reaches along its ramp (`targetBrightness` follows the ramp).
     public let evBias: Double
     public let evRange: [Double]
     /// The shadows control as set (`/api/shadows`), and its range [min,max].
@@ -140,7 +141,7 @@ public struct ViewfinderState: Sendable, Encodable {
         self.frame = frame.sequenceNumber
         brightness = statistics.brightness
         linearMean = statistics.linearMean
-        evBias = threeA.exposureBias
+        evBias = settings.exposureBias
         evRange = [capabilities.exposureBias.lowerBound, capabilities.exposureBias.upperBound]
         shadows = settings.shadows
         shadowsRange = [SunAwareExposure.shadowsRange.lowerBound, SunAwareExposure.shadowsRange.upperBound]
