@@ -15,6 +15,19 @@ extension ServerTests {
             state["recording"] as? [String: Any] ?? [:]
         }
 
+        @Test func aTakeStoppedBeforeItsFirstFrameIsAConflictNotAServerError() async throws {
+            let camera = try await LiveViewfinder.start()
+            // The camera's two frames have come: the take will get none until the test allows more.
+            _ = try await camera.awaitState { (jsonNumber($0["frame"]) ?? 0) >= 1 }
+            #expect(try await camera.json("POST", "/api/record", #"{"action":"start"}"#).status == 200)
+            let stopped = try await camera.json("POST", "/api/record", #"{"action":"stop"}"#)
+            #expect(stopped.status == 409 && stopped.error.contains("stopped before its first frame"), "\(stopped.status) \(stopped.object)")
+            camera.device.allowFrames(2)
+            let again = try await camera.json("POST", "/api/record", #"{"action":"start"}"#)
+            #expect(again.status == 200, "the next take starts: \(again.object)")
+            await camera.stop()
+        }
+
         @Test func aTakeIsRecordedCataloguedAndServedInRanges() async throws {
             let camera = try await LiveViewfinder.start()
             let idle = Self.recording(try await camera.json("GET", "/state").object)

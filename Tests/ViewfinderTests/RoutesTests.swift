@@ -71,6 +71,8 @@ extension ServerTests {
             ("/api/torch", #"{"level":1}"#, "on: missing — add it to the JSON object"),
             ("/api/hdr", #"{}"#, "on: missing — add it to the JSON object"),
             ("/api/shadows", #"{"shadows":"dark"}"#, "shadows: expected a number"),
+            ("/api/photo", #"{"bracket":[-2,0,2],"flash":"on"}"#,
+             #"flash: "on" with a bracket — a bracketed photo is taken without the flash; leave out one of them"#),
         ])
         func aBadSettingIsA400NamingTheValue(path: String, body: String, error: String) async throws {
             let test = try TestServer()

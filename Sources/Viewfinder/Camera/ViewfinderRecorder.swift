@@ -95,10 +95,16 @@ final class ViewfinderRecorder: Sendable {
             throw HTTPError.conflict("no take is being recorded — start one with {\"action\":\"start\"}")
         }
         let saved: MovieRecording.Saved
+        let framesBefore = output.status.frames
         do {
             saved = try await output.stopRecording(reason: reason)
         } catch {
             take.withLock { $0 = nil }
+            // Stopped before its first frame: the client's timing, not the server's failure.
+            guard framesBefore > 0 else {
+                throw HTTPError.conflict("the take was stopped before its first frame, so nothing was recorded — "
+                    + "start it again and stop it once its time runs")
+            }
             throw HTTPError(.internalServerError, "the take could not be saved: \(error)")
         }
         return try await catalogue(saved)

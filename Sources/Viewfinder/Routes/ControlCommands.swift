@@ -178,6 +178,11 @@ public struct PhotoCommand: Equatable, Sendable, Decodable {
             } catch {
                 throw DecodingError.dataCorruptedError(forKey: .bracket, in: container, debugDescription: error.description)
             }
+            // A bracket is taken without the flash: asking for both is the client's mistake.
+            guard flash == .off else {
+                throw DecodingError.dataCorruptedError(forKey: .flash, in: container, debugDescription:
+                    "\"\(flash.rawValue)\" with a bracket — a bracketed photo is taken without the flash; leave out one of them")
+            }
         }
     }
 }
