@@ -41,7 +41,7 @@ extension RadianceHDRDecoder {
                 Result { () throws(CodecError) in try decodePacked(bytes, source: path) }
             }.get()
         }
-        try checkLimit(header, source: path)
+        try checkLimit(header, source: path, bytesPerPixel: Self.bytesPerPackedPixel)
         let count = header.width * header.height
         func truncated(found: Int) -> CodecError {
             RadianceHDRPixelData.truncated(path, expected: count * 4, found: found,

@@ -14,6 +14,8 @@ import Foundation
 public struct RadianceHDRDecoder: Sendable {
     /// Bytes of memory one decoded pixel takes: three 32-bit floats.
     public static let bytesPerDecodedPixel = 12
+    /// Bytes of memory one pixel decoded by `decodePacked` takes: an RGBE word.
+    public static let bytesPerPackedPixel = 4
 
     /// The most pixels an image may have to be decoded: `defaultPixelLimit` unless chosen.
     public let pixelLimit: Int
@@ -66,7 +68,7 @@ public struct RadianceHDRDecoder: Sendable {
 
     func decodePacked(_ bytes: UnsafeRawBufferPointer, source: String) throws(CodecError) -> Packed {
         let header = try RadianceHDRHeader(parsing: bytes, source: source)
-        try checkLimit(header, source: source)
+        try checkLimit(header, source: source, bytesPerPixel: Self.bytesPerPackedPixel)
         _ = try RadianceHDRPixelData.byteCount(in: bytes, header: header, source: source)
         return Packed(width: header.width, height: header.height, pixels: RadianceHDRPixelData.decodePacked(bytes, header: header))
     }
@@ -82,11 +84,11 @@ public struct RadianceHDRDecoder: Sendable {
     }
 
     /// Throws `.tooLarge` when the decoded image would exceed `pixelLimit`, before anything is allocated.
-    func checkLimit(_ header: RadianceHDRHeader, source: String) throws(CodecError) {
+    func checkLimit(_ header: RadianceHDRHeader, source: String, bytesPerPixel: Int = bytesPerDecodedPixel) throws(CodecError) {
         let pixels = header.width * header.height
         guard pixels > pixelLimit else { return }
         func mpixels(_ count: Int) -> String { String(format: "%.0f", Double(count) / 1e6) }
-        let gigabytes = String(format: "%.1f", Double(pixels * Self.bytesPerDecodedPixel) / 1e9)
+        let gigabytes = String(format: "%.1f", Double(pixels * bytesPerPixel) / 1e9)
         throw CodecError(.tooLarge, "too large: \(source) is \(header.width)×\(header.height) (\(mpixels(pixels)) Mpixel,"
             + " \(gigabytes) GB decoded); the limit is \(mpixels(pixelLimit)) Mpixel — downscale it"
             + " (oiiotool in.hdr --resize 50% -o out.hdr)")

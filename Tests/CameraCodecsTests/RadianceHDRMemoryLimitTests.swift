@@ -87,6 +87,7 @@ import Testing
         let huge = Data(RadianceHDRMemoryLimitTests.claiming(width: 10000, height: 10000))
         let tooLarge = #expect(throws: CodecError.self) { try RadianceHDRDecoder(pixelLimit: 40_000_000).decodePacked(huge) }
         #expect(tooLarge?.kind == .tooLarge)
+        #expect(tooLarge?.description.contains("(100 Mpixel, 0.4 GB decoded); the limit is 40 Mpixel") == true)
         let truncated = #expect(throws: CodecError.self) { try RadianceHDRDecoder(pixelLimit: 100_000_000).decodePacked(huge) }
         #expect(truncated?.kind == .truncated)
     }
