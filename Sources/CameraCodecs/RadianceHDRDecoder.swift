@@ -14,6 +14,8 @@ import Foundation
 public struct RadianceHDRDecoder: Sendable {
     /// Bytes of memory one decoded pixel takes: three 32-bit floats.
     public static let bytesPerDecodedPixel = 12
+    /// Bytes of memory one pixel decoded by `decodePacked` takes: an RGBE word.
+    public static let bytesPerPackedPixel = 4
 
     /// The most pixels an image may have to be decoded: `defaultPixelLimit` unless chosen.
     public let pixelLimit: Int
@@ -46,6 +48,31 @@ public struct RadianceHDRDecoder: Sendable {
         }.get()
     }
 
+    /// An image as Radiance RGBE words, 4 bytes a pixel: what the simulated camera keeps of an
+    /// environment map, a third of its size as floats.
+    public struct Packed: Sendable {
+        public let width: Int
+        public let height: Int
+        /// `width × height` words, top row first: red in bits 0…7, green 8…15, blue 16…23 and the
+        /// exponent E in 24…31; the radiance of a channel is mantissa × 2^(E − 136), 0 when E is 0.
+        /// Not sanitised: a word may stand for up to 1.7e38.
+        public var pixels: [UInt32]
+    }
+
+    /// Decodes `.hdr` bytes into RGBE words; `source` names them in error messages.
+    public func decodePacked(_ data: Data, source: String = "HDR data") throws(CodecError) -> Packed {
+        try data.withUnsafeBytes { bytes in
+            Result { () throws(CodecError) in try decodePacked(bytes, source: source) }
+        }.get()
+    }
+
+    func decodePacked(_ bytes: UnsafeRawBufferPointer, source: String) throws(CodecError) -> Packed {
+        let header = try RadianceHDRHeader(parsing: bytes, source: source)
+        try checkLimit(header, source: source, bytesPerPixel: Self.bytesPerPackedPixel)
+        _ = try RadianceHDRPixelData.byteCount(in: bytes, header: header, source: source)
+        return Packed(width: header.width, height: header.height, pixels: RadianceHDRPixelData.decodePacked(bytes, header: header))
+    }
+
     private func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(CodecError) -> RadianceImage {
         let header = try RadianceHDRHeader(parsing: bytes, source: source)
         try checkLimit(header, source: source)
@@ -57,11 +84,11 @@ public struct RadianceHDRDecoder: Sendable {
     }
 
     /// Throws `.tooLarge` when the decoded image would exceed `pixelLimit`, before anything is allocated.
-    private func checkLimit(_ header: RadianceHDRHeader, source: String) throws(CodecError) {
+    func checkLimit(_ header: RadianceHDRHeader, source: String, bytesPerPixel: Int = bytesPerDecodedPixel) throws(CodecError) {
         let pixels = header.width * header.height
         guard pixels > pixelLimit else { return }
         func mpixels(_ count: Int) -> String { String(format: "%.0f", Double(count) / 1e6) }
-        let gigabytes = String(format: "%.1f", Double(pixels * Self.bytesPerDecodedPixel) / 1e9)
+        let gigabytes = String(format: "%.1f", Double(pixels * bytesPerPixel) / 1e9)
         throw CodecError(.tooLarge, "too large: \(source) is \(header.width)×\(header.height) (\(mpixels(pixels)) Mpixel,"
             + " \(gigabytes) GB decoded); the limit is \(mpixels(pixelLimit)) Mpixel — downscale it"
             + " (oiiotool in.hdr --resize 50% -o out.hdr)")

@@ -79,7 +79,7 @@ enum RadianceHDRPixelData {
         return position - start
     }
 
-    private static func truncated(_ source: String, expected: Int, found: Int, detail: String) -> CodecError {
+    static func truncated(_ source: String, expected: Int, found: Int, detail: String) -> CodecError {
         CodecError(.truncated, "truncated: \(source) has \(found) bytes of pixel data, expected at least \(expected)"
             + " for \(detail) — the file is incomplete; download or export it again")
     }

@@ -3,7 +3,8 @@ import Foundation
 /// A 3D colour lookup table in the Adobe/Resolve `.cube` format: `size`³ output colours on a lattice
 /// over the input domain, red varying fastest.
 ///
-/// The parser reads `TITLE`, `LUT_3D_SIZE` (2…256), `DOMAIN_MIN`/`DOMAIN_MAX` (and Resolve's
+/// The parser reads `TITLE`, `LUT_3D_SIZE` (2…256, the limit on a table's size: 256³ entries are
+/// 268 MB here and 134 MB in a `LUTFilter`), `DOMAIN_MIN`/`DOMAIN_MAX` (and Resolve's
 /// `LUT_3D_INPUT_RANGE`), `#` comments and blank lines. Every error names the file, the line and
 /// what is wrong, so a user can fix the file rather than guess.
 public struct CubeLUT: Sendable, Equatable {
@@ -60,27 +61,18 @@ public struct CubeLUT: Sendable, Equatable {
         return entries
     }
 
-    /// The table in the `.cube` file at `path`.
+    /// The table in the `.cube` file at `path`, read a chunk at a time.
     public init(contentsOfFile path: String) throws(FilterError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let reason = switch FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            case false: "no such file"
-            case true where isDirectory.boolValue: "it is a directory"
-            case true: "it is not readable"
-            }
-            throw FilterError("cannot read the LUT \(path): \(reason) — give the path of a readable .cube file")
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        try self.init(parsing: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, source: path)
+        try self.init(parsed: CubeParser.parse(file: path))
     }
 
     /// The table in `text`, a `.cube` file's contents; `source` names it in errors.
     public init(parsing text: String, source: String) throws(FilterError) {
-        var parser = CubeParser(source: source)
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            try parser.read(line, at: index + 1)
-        }
-        self = try parser.finish()
+        try self.init(parsed: CubeParser.parse(text: text, source: source))
+    }
+
+    private init(parsed parser: CubeParser<[SIMD3<Float>]>) throws(FilterError) {
+        let (size, entries) = try parser.finish()
+        try self.init(size: size, entries: entries, title: parser.title, domainMin: parser.domainMin, domainMax: parser.domainMax)
     }
 }

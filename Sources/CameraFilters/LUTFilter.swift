@@ -15,7 +15,10 @@ import Foundation
 /// (a thirty-second, plus 255/1024 in a LUT of size 2), so an identity LUT gives every value
 /// back exactly; other LUTs land within one step of exact arithmetic. Alpha is left as it is.
 public struct LUTFilter: FrameFilter {
-    public let lut: CubeLUT
+    /// The LUT's title, if its file gives one.
+    public let title: String?
+    /// Lattice points along each axis.
+    public let size: Int
     /// The entries, blue in bits 0…20, green in 21…41, red in 42…62, each 0…4080.
     private let table: [UInt64]
     /// For red, green then blue, 256 values each: the offset of the value's cell's first corner,
@@ -36,19 +39,52 @@ public struct LUTFilter: FrameFilter {
     private static let laneBits: UInt64 = 21
 
     public init(_ lut: CubeLUT) {
-        self.lut = lut
-        table = lut.entries.map { entry in
-            let scaled = (entry.clamped(lowerBound: .zero, upperBound: .one) * Self.entryScale).rounded(.toNearestOrEven)
-            return UInt64(scaled.z) | UInt64(scaled.y) << Self.laneBits | UInt64(scaled.x) << (2 * Self.laneBits)
+        self.init(title: lut.title, size: lut.size, domainMin: lut.domainMin, domainMax: lut.domainMax,
+                  table: lut.entries.map(Self.word))
+    }
+
+    /// The LUT in the `.cube` file at `path`, ready to apply: its entries are read a chunk at a
+    /// time straight into the packed table, the only copy (134 MB for the largest, 256³).
+    public init(contentsOfFile path: String) throws(FilterError) {
+        let parser = try CubeParser<PackedEntries>.parse(file: path)
+        let (size, entries) = try parser.finish()
+        self.init(title: parser.title, size: size, domainMin: parser.domainMin, domainMax: parser.domainMax, table: entries.words)
+    }
+
+    /// A table's entries as `LUTFilter` keeps them, appended as the parser reads them.
+    struct PackedEntries: CubeEntries {
+        var words: [UInt64]
+
+        init(capacity: Int) {
+            words = []
+            words.reserveCapacity(capacity)
         }
-        let strides = [1, lut.size, lut.size * lut.size]
+
+        var count: Int { words.count }
+
+        mutating func append(_ entry: SIMD3<Float>) {
+            words.append(LUTFilter.word(entry))
+        }
+    }
+
+    /// An entry as a table word: blue, green and red in sixteenths of an 8-bit step.
+    static func word(_ entry: SIMD3<Float>) -> UInt64 {
+        let scaled = (entry.clamped(lowerBound: .zero, upperBound: .one) * Self.entryScale).rounded(.toNearestOrEven)
+        return UInt64(scaled.z) | UInt64(scaled.y) << Self.laneBits | UInt64(scaled.x) << (2 * Self.laneBits)
+    }
+
+    private init(title: String?, size: Int, domainMin: SIMD3<Float>, domainMax: SIMD3<Float>, table: [UInt64]) {
+        self.title = title
+        self.size = size
+        self.table = table
+        let strides = [1, size, size * size]
         var cells = [Int]()
         for channel in 0..<3 {
-            let low = lut.domainMin[channel], span = lut.domainMax[channel] - lut.domainMin[channel]
+            let low = domainMin[channel], span = domainMax[channel] - domainMin[channel]
             for value in 0..<256 {
                 let normalized = min(max((Float(value) / 255 - low) / span, 0), 1)
-                let position = normalized * Float(lut.size - 1)
-                let cell = min(Int(position), lut.size - 2)
+                let position = normalized * Float(size - 1)
+                let cell = min(Int(position), size - 2)
                 let place = Int(((position - Float(cell)) * Float(Self.unit)).rounded())
                 cells.append(cell * strides[channel] << Self.placeBits | place)
             }
@@ -62,11 +98,6 @@ public struct LUTFilter: FrameFilter {
         }
     }
 
-    /// The LUT in the `.cube` file at `path`, ready to apply.
-    public init(contentsOfFile path: String) throws(FilterError) {
-        self.init(try CubeLUT(contentsOfFile: path))
-    }
-
     /// bgra8 only: a LUT maps R'G'B' colours, which nv12 holds only after a conversion.
     public func check(_ format: PixelFormat) throws(FilterError) {
         guard format == .bgra8 else {
@@ -77,7 +108,7 @@ public struct LUTFilter: FrameFilter {
     public func apply(to buffer: PixelBuffer, at _: Date) throws(FilterError) {
         try check(buffer.format)
         let plane = buffer.planes[0], width = buffer.width
-        let diagonal = 1 + lut.size + lut.size * lut.size
+        let diagonal = 1 + size + size * size
         table.withUnsafeBufferPointer { table in
             cells.withUnsafeBufferPointer { cells in
                 tetrahedra.withUnsafeBufferPointer { tetrahedra in

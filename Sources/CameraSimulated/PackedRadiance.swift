@@ -57,3 +57,66 @@ struct PackedRadiance {
         SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: (packed &>> UInt32(channel * 8)) & 0xFF))
     }
 }
+
+/// What an HDR scene samples its view from: a decoded image as floats, or packed as RGBE.
+protocol RadianceSource: Sendable {
+    var width: Int { get }
+    var height: Int { get }
+    func luminance(x: Int, y: Int) -> Float
+    func bilinear(x: Double, y: Double, wrapsHorizontally: Bool) -> SIMD3<Float>
+}
+
+extension RadianceImage: RadianceSource {}
+
+/// An HDR image kept as Radiance RGBE words, 4 bytes a pixel instead of a `RadianceImage`'s 12,
+/// times a `scale` applied as it is read: a 100 Mpixel panorama takes 400 MB, not 1.2 GB.
+///
+/// Channels are clamped to `ceiling` before scaling, as `RadianceImage.sanitize()` does to a
+/// decoded image (a word may stand for up to 1.7e38).
+struct PackedRadianceImage: RadianceSource {
+    let width: Int
+    let height: Int
+    /// Red in bits 0…7, green 8…15, blue 16…23, exponent E in 24…31: mantissa × 2^(E − 136).
+    let pixels: [UInt32]
+    /// The factor every radiance is multiplied by.
+    var scale: Float = 1
+    /// The largest radiance a channel has before scaling.
+    static let ceiling: Float = 1e9
+
+    init(width: Int, height: Int, pixels: consuming [UInt32]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height,
+                     "a packed radiance image of \(width)x\(height) needs \(width * height) words, not \(pixels.count)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The RGB radiance at pixel (`x`, `y`).
+    subscript(x: Int, y: Int) -> SIMD3<Float> {
+        let word = pixels[y * width + x]
+        let exponent = Int(word >> 24)
+        guard exponent != 0 else { return .zero }
+        let unit = Float(sign: .plus, exponent: exponent - 136, significand: 1)
+        let rgb = SIMD3<Float>(Float(word & 0xFF), Float((word >> 8) & 0xFF), Float((word >> 16) & 0xFF)) * unit
+        return rgb.replacing(with: Self.ceiling, where: rgb .> Self.ceiling) * scale
+    }
+
+    /// Rec. 709 luminance of pixel (`x`, `y`).
+    func luminance(x: Int, y: Int) -> Float {
+        let rgb = self[x, y]
+        return 0.2126 * rgb.x + 0.7152 * rgb.y + 0.0722 * rgb.z
+    }
+
+    /// The bilinear interpolation at pixel coordinates (`x`, `y`), as `RadianceImage.bilinear`.
+    func bilinear(x: Double, y: Double, wrapsHorizontally: Bool) -> SIMD3<Float> {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let fx = Float(x - Double(x0)), fy = Float(y - Double(y0))
+        func column(_ x: Int) -> Int {
+            wrapsHorizontally ? ((x % width) + width) % width : min(max(x, 0), width - 1)
+        }
+        func row(_ y: Int) -> Int { min(max(y, 0), height - 1) }
+        let top = self[column(x0), row(y0)] * (1 - fx) + self[column(x0 + 1), row(y0)] * fx
+        let bottom = self[column(x0), row(y0 + 1)] * (1 - fx) + self[column(x0 + 1), row(y0 + 1)] * fx
+        return top * (1 - fy) + bottom * fy
+    }
+}

@@ -12,7 +12,7 @@ struct FilterChainTests {
         let chain = try FilterChain(FilterSettings(beauty: 0.4, lutPath: lut, watermark: WatermarkSettings()))
         #expect(chain.filters.count == 3)
         #expect((chain.filters[0] as? BeautyFilter)?.strength == 0.4)
-        #expect((chain.filters[1] as? LUTFilter)?.lut.title == "Swap red and blue")
+        #expect((chain.filters[1] as? LUTFilter)?.title == "Swap red and blue")
         #expect(chain.filters[2] is Watermark)
     }
 
