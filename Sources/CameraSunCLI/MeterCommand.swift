@@ -81,7 +81,7 @@ enum MeterCommand {
         let interrupted: Bool
         do {
             // Frames until the limit, a signal, or the camera's end (a file played once) or failure.
-            interrupted = try await Interrupt.runUntilSignalled {
+            interrupted = try await Interrupt.runUntilSignalled(finishing: "stopping the camera", terminal: terminal) {
                 try await SessionEnding.run({ try await report(output, options: options, delivery: delivery, terminal: terminal) },
                                            endingWith: ending)
             }.signal != nil

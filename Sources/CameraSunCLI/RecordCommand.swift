@@ -109,7 +109,8 @@ enum RecordCommand {
     /// played once) or fails, saving what it recorded; a progress line meanwhile.
     private static func record(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, ending: AsyncStream<SessionEvent>,
                                live: Bool, terminal: Terminal) async throws -> MovieRecording.Saved {
-        let outcome = try await Interrupt.runUntilSignalled { () async throws -> MovieFileOutput.Event? in
+        let outcome = try await Interrupt.runUntilSignalled(finishing: "saving the take",
+                                                            terminal: terminal) { () async throws -> MovieFileOutput.Event? in
             try await withThrowingTaskGroup(of: MovieFileOutput.Event?.self) { group in
                 group.addTask {
                     for await event in events {

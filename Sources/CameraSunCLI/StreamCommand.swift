@@ -57,7 +57,8 @@ enum StreamCommand {
         if onTerminal { terminal.print("streaming \(opened.device.localizedName) to \(live.status.url ?? url) — Ctrl-C to stop") }
         let failure: (any Error)?
         do {
-            _ = try await Interrupt.runUntilSignalled {
+            let finishing = records ? "closing the stream and saving its take" : "closing the stream"
+            _ = try await Interrupt.runUntilSignalled(finishing: finishing, terminal: terminal) {
                 try await SessionEnding.run({ try await report(live, events: events, until: duration, json: json, onTerminal: onTerminal,
                                                                terminal: terminal) },
                                             endingWith: ending)
