@@ -46,8 +46,8 @@ struct SignalEndToEndTests {
                 let path = asset?["path"] as? String
                 let whole = process.terminationReason == .exit && process.terminationStatus == 0 && asset?["stopReason"] as? String == "interrupted"
                     && path.map { FileManager.default.fileExists(atPath: $0) } == true && Self.leftovers(in: library).isEmpty
-                #expect(whole, "run \(run): \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus), "
-                    + "stdout \(printed), stderr \(complaint), left \(Self.leftovers(in: library))")
+                let ending = "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)"
+                #expect(whole, "run \(run): \(ending), stdout \(printed), stderr \(complaint), left \(Self.leftovers(in: library))")
                 #expect(complaint.contains("Ctrl-C ignored"), "run \(run): the second Ctrl-C is answered with a line: \(complaint)")
                 if whole { saved += 1 }
             }
