@@ -27,8 +27,8 @@ public struct ValueOutOfRangeError: Error, Equatable, CustomStringConvertible {
     }
 
     private func format(_ number: Double) -> String {
-        if number == number.rounded(), abs(number) < 1e9 { return String(Int(number)) }
-        if abs(number) < 0.01, number != 0 { return String(number) }
+        if number == number.rounded(), abs(number) < 1e16 { return String(Int(number)) }
+        if abs(number) < 0.01 || abs(number) >= 1e16, number != 0 { return String(number) }
         return String((number * 10000).rounded() / 10000)
     }
 }

@@ -9,12 +9,16 @@ public final class LiveEncoder {
     private let encoders: MovieEncoders
     /// What each new connection describes its streams with.
     public let parameters: LiveStreamParameters
+    /// The lowest video bitrate a stream is encoded at, bits a second.
+    public static let minimumBitRate = 100_000
 
     /// Opens the encoders for `size` frames at `frameRate` a second, `bitRate` bits a second of
     /// video, with AAC when `audio` is given.
     public init(size: PixelSize, frameRate: Int, bitRate: Int, encoder: String = H264EncoderChoice.software,
                 audio: MovieFileWriter.AudioFormat? = nil) throws(MovieError) {
-        guard bitRate >= 100_000 else { throw MovieError("bitrate \(bitRate) b/s — give at least 100 kb/s") }
+        guard bitRate >= Self.minimumBitRate else {
+            throw MovieError("bitrate \(bitRate) b/s — give at least \(Self.minimumBitRate / 1000) kb/s")
+        }
         encoders = try MovieEncoders(video: VideoEncoder.Settings(encoder: encoder, size: size, frameRate: frameRate, globalHeader: true,
                                                                   bitRate: bitRate), audio: audio)
         parameters = try LiveStreamParameters(video: encoders.video.context, audio: encoders.audio?.encoder.context)

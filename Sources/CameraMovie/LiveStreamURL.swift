@@ -18,14 +18,15 @@ public struct LiveStreamURL: Sendable, Equatable, CustomStringConvertible {
         guard let separator = text.range(of: "://") else { throw MovieError("\(text) is not a URL — \(usage)") }
         scheme = text[..<separator.lowerBound].lowercased()
         guard Self.schemes.contains(scheme) else {
-            throw MovieError("\(text): the scheme \(scheme) is not supported, only \(Self.schemes.joined(separator: " and ")) — \(usage)")
+            throw MovieError("\(Self.masking(text)): the scheme \(scheme) is not supported, only \(Self.schemes.joined(separator: " and ")) — \(usage)")
         }
         let parts = text[separator.upperBound...].split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
             throw MovieError("\(Self.masking(text)) lacks a host, an app or a stream key — \(usage)")
         }
-        let authority = parts[0].split(separator: ":", omittingEmptySubsequences: false)
-        guard authority.count <= 2, !authority[0].isEmpty else { throw MovieError("\(Self.masking(text)): bad host — \(usage)") }
+        // A user and password (`rtmp://user:password@HOST/…`) go to the server as given, masked in messages.
+        let authority = parts[0].split(separator: "@").last.map { $0.split(separator: ":", omittingEmptySubsequences: false) } ?? []
+        guard (1...2).contains(authority.count), !authority[0].isEmpty else { throw MovieError("\(Self.masking(text)): bad host — \(usage)") }
         host = String(authority[0])
         if authority.count == 2 {
             guard let port = Int(authority[1]), (1...65_535).contains(port) else {
@@ -43,11 +44,15 @@ public struct LiveStreamURL: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { masked }
 
-    /// `text` with what follows its app (the stream key) replaced by "****".
+    /// `text` with its password and what follows its app (the stream key) replaced by "****".
     private static func masking(_ text: String) -> String {
         guard let separator = text.range(of: "://") else { return text }
-        let parts = text[separator.upperBound...].split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return text }
-        return "\(text[..<separator.upperBound])\(parts[0])/\(parts[1])/****"
+        var parts = text[separator.upperBound...].split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        if let at = parts[0].lastIndex(of: "@") {
+            let user = parts[0][..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            parts[0] = "\(user):****\(parts[0][at...])"
+        }
+        if parts.count == 3 { parts[2] = "****" }
+        return String(text[..<separator.upperBound]) + parts.joined(separator: "/")
     }
 }

@@ -29,9 +29,9 @@ enum AEEvalCommand {
         }
         let sceneList = try arguments.option("scenes")
         let algorithmList = try arguments.option("algorithms")
-        let frames = try arguments.positiveInt("frames") ?? 120
-        let width = try arguments.positiveInt("width") ?? 320
-        let height = try arguments.positiveInt("height") ?? 180
+        let frames = try arguments.integer("frames", in: 1...100_000) ?? 120
+        let width = try arguments.integer("width", in: CaptureFlags.sizeRange, unit: "pixels") ?? 320
+        let height = try arguments.integer("height", in: CaptureFlags.sizeRange, unit: "pixels") ?? 180
         let seed = try arguments.seed()
         let reportPath = try arguments.option("report")
         let toneMapping = try arguments.hdr() ?? .local

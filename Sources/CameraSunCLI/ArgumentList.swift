@@ -84,12 +84,40 @@ struct ArgumentList {
         return value
     }
 
+    /// `--name N`: a number in `range`, nil when absent. A numeric flag whose range the command
+    /// knows is read here, so that no value reaches arithmetic that cannot hold it (a conversion to
+    /// a whole number, a `Duration`, a byte count traps on overflow): text that is not a number is
+    /// a usage error, and so is nan, infinity or a number outside `range`, naming the range (in
+    /// `unit`). `NumericFlagTests` feeds every documented numeric flag the values that trap.
+    mutating func number(_ name: String, in range: ClosedRange<Double>, unit: String = "",
+                         before boundary: String? = nil) throws(CLIError) -> Double? {
+        guard let value = try option(name, expected: "a number", before: boundary, { Double($0) }) else { return nil }
+        return try Self.check(value, in: range, flag: name, unit: unit)
+    }
+
+    /// `--name N`: a whole number in `range`, nil when absent; as `number`, anything else is a
+    /// usage error naming the range.
+    mutating func integer(_ name: String, in range: ClosedRange<Int>, unit: String = "") throws(CLIError) -> Int? {
+        guard let value = try number(name, in: Double(range.lowerBound)...Double(range.upperBound), unit: unit) else { return nil }
+        guard value == value.rounded() else {
+            throw .usage("--\(name) \(value) is not a whole number — see 'camerasun help \(command)'")
+        }
+        return Int(value)
+    }
+
+    /// `--name N`: any finite number, nil when absent; for the flags whose range is checked where
+    /// it is known (a camera's gain and EV range, a scene's intent) before any arithmetic.
     mutating func double(_ name: String, before boundary: String? = nil) throws(CLIError) -> Double? {
         try option(name, expected: "a number", before: boundary) { Double($0).flatMap { $0.isFinite ? $0 : nil } }
     }
 
-    mutating func positiveInt(_ name: String) throws(CLIError) -> Int? {
-        try option(name, expected: "a positive whole number") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    /// `value` when it lies in `range`, else a usage error naming the flag, the value and the range.
+    static func check(_ value: Double, in range: ClosedRange<Double>, flag: String, unit: String = "") throws(CLIError) -> Double {
+        do {
+            return try ValueOutOfRangeError.check(value, in: range, setting: "--\(flag)", unit: unit)
+        } catch {
+            throw .usage("\(error)")
+        }
     }
 
     /// `--hdr on|off`: local tone mapping, or the plain global curve; nil when absent.

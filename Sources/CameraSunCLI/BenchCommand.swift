@@ -11,7 +11,7 @@ enum BenchCommand {
     static func run(_ arguments: [String], terminal: Terminal) async throws {
         var rest = ArgumentList(arguments, command: "bench")
         let json = rest.flag("json")
-        let frames = try rest.positiveInt("frames")
+        let frames = try rest.integer("frames", in: 1...100_000)
         // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
         let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream or viewfinder)")
         try rest.finish()

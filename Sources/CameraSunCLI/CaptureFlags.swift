@@ -10,18 +10,25 @@ struct CaptureFlags {
     /// `--width`×`--height` at `--framerate` (default 30 fps): raw from the simulated camera, whose
     /// frames CameraSun's image pipeline renders, any pixel format from a V4L2 camera.
     let request: FormatRequest
+    /// `--framerate`, as asked for: what a take's shortest duration is measured in.
+    let frameRate: Double
     let seed: UInt64
     let realtime: Bool
     /// `--once`: a file source ends after its last frame instead of playing again.
     let once: Bool
     let settings: SettingsFlags
 
+    /// The frame sizes `--width` and `--height` may ask for, in pixels: from the smallest the image
+    /// pipeline develops to the largest any frame buffer is laid out at.
+    static let sizeRange = 16...16384
+
     /// Takes the flags out of `arguments`.
     init(_ arguments: inout ArgumentList, size: PixelSize, realtime defaultRealtime: Bool) throws(CLIError) {
         source = try arguments.option("source").map { (text: String) throws(CLIError) in try SourceSpec(parsing: text) } ?? SourceSpec.firstCamera()
-        let width = try arguments.positiveInt("width") ?? size.width
-        let height = try arguments.positiveInt("height") ?? size.height
-        let frameRate = try arguments.option("framerate", expected: "a positive number of frames per second") { text in
+        let width = try arguments.integer("width", in: Self.sizeRange, unit: "pixels") ?? size.width
+        let height = try arguments.integer("height", in: Self.sizeRange, unit: "pixels") ?? size.height
+        // Any positive rate: the camera's own range is what an error names (`OpenedCamera.choose`).
+        frameRate = try arguments.option("framerate", expected: "a positive number of frames per second") { text in
             Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         } ?? 30
         seed = try arguments.seed()

@@ -17,8 +17,8 @@ enum HDREvalCommand {
         var arguments = arguments
         let json = arguments.flag("json")
         let sceneList = try arguments.option("scenes")
-        let width = try arguments.positiveInt("width") ?? 640
-        let height = try arguments.positiveInt("height") ?? 360
+        let width = try arguments.integer("width", in: CaptureFlags.sizeRange, unit: "pixels") ?? 640
+        let height = try arguments.integer("height", in: CaptureFlags.sizeRange, unit: "pixels") ?? 360
         let offsets = try arguments.bracket() ?? [-2, 0, 2]
         do {
             var lists: [(name: String, scenes: [SimulatedScene])] = []

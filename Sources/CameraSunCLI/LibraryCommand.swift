@@ -66,6 +66,10 @@ enum LibraryCommand {
         guard !path.isEmpty else {
             throw .usage("--library '' names no directory — pass the photo library's directory, e.g. --library ~/Pictures/CameraSun")
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .usage("--library \(path) is a file, not a folder — pass the photo library's folder, e.g. --library ~/Pictures/CameraSun")
+        }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 

@@ -40,7 +40,7 @@ enum MeterCommand {
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
-        let frameLimit = try arguments.positiveInt("frames")
+        let frameLimit = try arguments.integer("frames", in: 1...Int(Int32.max))
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: frameLimit == nil)
         let bias = try arguments.double("ev") ?? 0
         let shutter = try arguments.shutter()
@@ -81,7 +81,7 @@ enum MeterCommand {
         let interrupted: Bool
         do {
             // Frames until the limit, a signal, or the camera's end (a file played once) or failure.
-            interrupted = try await Interrupt.runUntilSignalled {
+            interrupted = try await Interrupt.runUntilSignalled(finishing: "stopping the camera", terminal: terminal) {
                 try await SessionEnding.run({ try await report(output, options: options, delivery: delivery, terminal: terminal) },
                                            endingWith: ending)
             }.signal != nil

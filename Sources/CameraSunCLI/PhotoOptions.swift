@@ -44,8 +44,8 @@ struct PhotoOptions {
         var arguments = arguments
         json = arguments.flag("json")
         capture = try CaptureFlags(&arguments, size: Self.defaultSize, realtime: false)
-        count = try Self.wholeNumber("count", in: Self.countRange, &arguments) ?? 1
-        quality = try Self.wholeNumber("quality", in: JPEGEncoder.qualityRange, &arguments) ?? 90
+        count = try arguments.integer("count", in: Self.countRange) ?? 1
+        quality = try arguments.integer("quality", in: JPEGEncoder.qualityRange) ?? 90
         zeroShutterLag = arguments.toggle("zsl") ?? true
         flash = try arguments.option("flash", expected: "off, on or auto", PhotoSettings.FlashMode.init(rawValue:)) ?? .off
         libraryDirectory = try LibraryCommand.libraryDirectory(&arguments)
@@ -101,12 +101,5 @@ struct PhotoOptions {
             settings.keepsBracketFrames = keepsBracketFrames
             return settings
         }
-    }
-
-    /// `--name N`, a whole number within `range`; nil when absent.
-    private static func wholeNumber(_ name: String, in range: ClosedRange<Int>, _ arguments: inout ArgumentList) throws -> Int? {
-        guard let value = try arguments.option(name, expected: "a whole number", { Int($0) }) else { return nil }
-        _ = try ValueOutOfRangeError.check(Double(value), in: Double(range.lowerBound)...Double(range.upperBound), setting: "--\(name)")
-        return value
     }
 }

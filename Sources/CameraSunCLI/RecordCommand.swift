@@ -33,10 +33,10 @@ enum RecordCommand {
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
         let json = arguments.flag("json")
-        let limits = try limits(&arguments)
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
+        let limits = try limits(&arguments, frameRate: capture.frameRate)
         let audio = try AudioFlag(&arguments)
         let directory = try LibraryCommand.libraryDirectory(&arguments)
-        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         let filters = try FilterFlags(&arguments)
         try arguments.finish()
         let chain = try filters.chain()
@@ -88,14 +88,25 @@ enum RecordCommand {
             + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.sentence)\(drops)")
     }
 
+    /// The longest `--duration` of a take or a stream, seconds: eleven and a half days, well inside
+    /// what a `Duration` and the movie's timestamps hold.
+    static let longestDuration = 1_000_000.0
+    /// `--max-size`, megabytes: a take smaller than a megabyte is hardly begun; a petabyte still fits
+    /// a byte count.
+    static let maximumSizeRange = 1.0...1_000_000_000
+    /// `--min-free`, megabytes.
+    static let minimumFreeRange = 0.0...1_000_000_000
+
+    /// `--duration S` of a take or a stream: at least one frame at `frameRate`.
+    static func duration(_ arguments: inout ArgumentList, frameRate: Double) throws(CLIError) -> Double? {
+        try arguments.number("duration", in: (1 / frameRate)...longestDuration, unit: "seconds")
+    }
+
     /// `--duration S`, `--max-size MB` and `--min-free MB`.
-    private static func limits(_ arguments: inout ArgumentList) throws(CLIError) -> MovieRecording.Limits {
-        func positive(_ name: String, _ unit: String) throws(CLIError) -> Double? {
-            try arguments.option(name, expected: "a positive number of \(unit)") { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
-        }
-        let duration = try positive("duration", "seconds")
-        let size = try positive("max-size", "megabytes")
-        let free = try arguments.option("min-free", expected: "a number of megabytes, 0 or more") { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+    private static func limits(_ arguments: inout ArgumentList, frameRate: Double) throws(CLIError) -> MovieRecording.Limits {
+        let duration = try duration(&arguments, frameRate: frameRate)
+        let size = try arguments.number("max-size", in: maximumSizeRange, unit: "megabytes")
+        let free = try arguments.number("min-free", in: minimumFreeRange, unit: "megabytes")
         let megabyte = 1_048_576.0
         do {
             return try MovieRecording.Limits(maximumDuration: duration, maximumBytes: size.map { Int64($0 * megabyte) },
@@ -109,7 +120,8 @@ enum RecordCommand {
     /// played once) or fails, saving what it recorded; a progress line meanwhile.
     private static func record(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, ending: AsyncStream<SessionEvent>,
                                live: Bool, terminal: Terminal) async throws -> MovieRecording.Saved {
-        let outcome = try await Interrupt.runUntilSignalled { () async throws -> MovieFileOutput.Event? in
+        let outcome = try await Interrupt.runUntilSignalled(finishing: "saving the take",
+                                                            terminal: terminal) { () async throws -> MovieFileOutput.Event? in
             try await withThrowingTaskGroup(of: MovieFileOutput.Event?.self) { group in
                 group.addTask {
                     for await event in events {

@@ -86,8 +86,8 @@ enum SceneCommand {
         let shutter = try arguments.shutter()
         let gain = try arguments.gain()
         let toneMapping = try arguments.hdr()
-        let width = try arguments.positiveInt("width") ?? 1920
-        let height = try arguments.positiveInt("height") ?? 1080
+        let width = try arguments.integer("width", in: CaptureFlags.sizeRange, unit: "pixels") ?? 1920
+        let height = try arguments.integer("height", in: CaptureFlags.sizeRange, unit: "pixels") ?? 1080
         let seed = try arguments.seed()
         let sceneSpec = try arguments.positional("a scene name (see 'camerasun scene list')")
         try arguments.finish()

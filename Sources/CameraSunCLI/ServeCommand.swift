@@ -61,7 +61,7 @@ enum ServeCommand {
     /// up to date, until Ctrl-C or SIGTERM (the signal) or a failure (thrown).
     private static func serve(_ viewfinder: CameraViewfinder, camera: any CaptureDevice, second: (any CaptureDevice)?,
                               library: PhotoLibrary, live: Bool, terminal: Terminal) async throws -> Interrupt.Signal? {
-        try await Interrupt.runUntilSignalled {
+        try await Interrupt.runUntilSignalled(finishing: "stopping the viewfinder and saving any take", terminal: terminal) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await viewfinder.run() }
                 group.addTask {

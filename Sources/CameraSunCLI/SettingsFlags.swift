@@ -45,7 +45,7 @@ struct SettingsFlags: Equatable {
         }
         if awb != nil && gains != nil { throw .usage("--awb and --awbgains both set the white balance — give one of them") }
         whiteBalance = gains.map { .manualGains($0) } ?? awb
-        lensPosition = try arguments.double("lens-position")
+        lensPosition = try arguments.number("lens-position", in: FocusMode.lensPositionRange)
         torch = arguments.flag("torch")
     }
 

@@ -13,6 +13,9 @@ import PhotoLibrary
 /// (`LiveStreamOutput.Status`) each second and once at the end.
 enum StreamCommand {
     static let reportInterval = Duration.seconds(1)
+    /// `--bitrate`, kilobits a second: from the encoder's lowest (below it nothing would be sent) to
+    /// a gigabit.
+    static let bitrateRange = (LiveEncoder.minimumBitRate / 1000)...1_000_000
 
     static func run(_ arguments: ArgumentList, terminal: Terminal) async throws {
         var arguments = arguments
@@ -20,16 +23,12 @@ enum StreamCommand {
         guard let url = try arguments.option("to") else {
             throw CLIError.usage("stream needs --to rtmp://HOST[:PORT]/APP/KEY — the server's ingest URL with the stream key")
         }
-        let kilobits = try arguments.option("bitrate", expected: "a positive number of kilobits a second") { text in
-            Int(text).flatMap { $0 > 0 ? $0 : nil }
-        } ?? 2500
-        let duration = try arguments.option("duration", expected: "a positive number of seconds") { text in
-            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        }
+        let kilobits = try arguments.integer("bitrate", in: bitrateRange, unit: "kb/s") ?? 2500
+        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
+        let duration = try RecordCommand.duration(&arguments, frameRate: capture.frameRate)
         let audio = try AudioFlag(&arguments)
         let records = arguments.flag("record")
         let directory = try LibraryCommand.libraryDirectory(&arguments)
-        let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         try arguments.finish()
 
         let opened = try capture.openCamera(syncMarks: audio.wantsSyncMarks)
@@ -54,10 +53,11 @@ enum StreamCommand {
         let events = live.events
         try await session.start()
         let onTerminal = terminal.stdoutIsTTY && !json
-        if onTerminal { terminal.print("streaming \(opened.device.localizedName) to \(live.status.url ?? url) — Ctrl-C to stop") }
+        if onTerminal { terminal.print("streaming \(opened.device.localizedName) to \(live.status.url ?? "the server") — Ctrl-C to stop") }
         let failure: (any Error)?
         do {
-            _ = try await Interrupt.runUntilSignalled {
+            let finishing = records ? "closing the stream and saving its take" : "closing the stream"
+            _ = try await Interrupt.runUntilSignalled(finishing: finishing, terminal: terminal) {
                 try await SessionEnding.run({ try await report(live, events: events, until: duration, json: json, onTerminal: onTerminal,
                                                                terminal: terminal) },
                                             endingWith: ending)

@@ -94,16 +94,32 @@ struct ArgumentListTests {
         #expect(outDir == "y")
     }
 
-    @Test("Parsed options reject bad values with the expected form", arguments: [
-        (["--frames", "0"], "--frames '0' is not a positive whole number — see 'camerasun help meter'"),
-        (["--frames", "-3"], "--frames '-3' is not a positive whole number — see 'camerasun help meter'"),
-        (["--frames", "2.5"], "--frames '2.5' is not a positive whole number — see 'camerasun help meter'"),
-        (["--frames=ten"], "--frames 'ten' is not a positive whole number — see 'camerasun help meter'"),
+    @Test("Whole numbers outside their range, fractions and words are usage errors naming the range or the form", arguments: [
+        (["--frames", "0"], "--frames 0 is outside the supported range 1…100 — choose a value in that range"),
+        (["--frames", "-3"], "--frames -3 is outside the supported range 1…100 — choose a value in that range"),
+        (["--frames", "9223372036854776"], "--frames 9223372036854776 is outside the supported range 1…100 — choose a value in that range"),
+        (["--frames", "nan"], "--frames nan is outside the supported range 1…100 — choose a value in that range"),
+        (["--frames", "2.5"], "--frames 2.5 is not a whole number — see 'camerasun help meter'"),
+        (["--frames=ten"], "--frames 'ten' is not a number — see 'camerasun help meter'"),
     ])
-    func badPositiveInt(arguments list: [String], message: String) {
+    func badInteger(arguments list: [String], message: String) {
         var arguments = ArgumentList(list, command: "meter")
-        let error = cliError { try arguments.positiveInt("frames") }
+        let error = cliError { try arguments.integer("frames", in: 1...100) }
         #expect(error == .usage(message))
+    }
+
+    @Test("Numbers in range parse; inf, nan and those outside the range name it, with the unit", arguments: [
+        ("0.5", Double?.some(0.5), ""), ("1e3", 1000, ""), ("inf", nil, "--max-size inf megabytes is outside the supported range 1…1000000000 megabytes"),
+        ("1e300", nil, "--max-size 1e+300 megabytes is outside"), ("0.001", nil, "--max-size 0.001 megabytes is outside the supported range 1…"),
+    ])
+    func rangedNumbers(text: String, expected: Double?, message: String) throws {
+        var arguments = ArgumentList(["--max-size", text], command: "record")
+        if let expected {
+            #expect(try arguments.number("max-size", in: 0...1e9, unit: "megabytes") == expected)
+        } else {
+            let error = cliError { try arguments.number("max-size", in: 1...1e9, unit: "megabytes") }
+            #expect(error?.kind == .usage && error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+        }
     }
 
     @Test("Numbers: finite values parse, others are usage errors", arguments: [

@@ -420,7 +420,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["scene"], exit: 2, ["'list' or 'render'"]),
         ErrorCase(["scene", "paint"], exit: 2, ["'paint'"]),
         ErrorCase(["meter", "--source", "usb:0", "--frames", "1"], exit: 2, ["'usb:0'", "unknown kind 'usb'"]),
-        ErrorCase(["meter", "--frames", "0"], exit: 2, ["--frames '0'"]),
+        ErrorCase(["meter", "--frames", "0"], exit: 2, ["--frames 0 is outside the supported range 1…"]),
         ErrorCase(["meter", "--source", "v4l2:/dev/video-missing", "--frames", "1"], exit: 1,
                   ["there is no /dev/video-missing", "plug the camera in or check the path"]),
         ErrorCase(["meter", "--source", "file:clip.mp4", "--frames", "1"], exit: 1, ["file:clip.mp4", "No such file or directory"]),

@@ -158,7 +158,7 @@ struct RecordEndToEndTests {
     }
 
     @Test("Bad limits and sources are usage errors naming the value", arguments: [
-        (["--duration", "-1"], "--duration '-1'"), (["--max-size", "0"], "--max-size '0'"), (["--audio", "bogus"], "bogus"),
+        (["--duration", "-1"], "--duration -1 seconds is outside"), (["--max-size", "0"], "--max-size 0 megabytes is outside"), (["--audio", "bogus"], "bogus"),
     ])
     func badInput(arguments: [String], mention: String) async throws {
         let result = try await CameraSunBinary.run(["record"] + arguments + Self.small)

@@ -99,12 +99,15 @@ final class ServeProcess: Sendable {
         return "camerasun serve is \(ending); the end of its output:\n" + printed.split(separator: "\n").suffix(20).joined(separator: "\n")
     }
 
-    /// Sends Ctrl-C (SIGINT) and returns the exit status, or nil when the process had not ended
-    /// within `timeout` seconds (it is then killed).
-    func interrupt(timeout: Double = 20) async throws -> Int32? {
+    /// Sends Ctrl-C (SIGINT), `times` times 10 ms apart, and returns the exit status, or nil when
+    /// the process had not ended within `timeout` seconds (it is then killed).
+    func interrupt(times: Int = 1, timeout: Double = 20) async throws -> Int32? {
         await onOwnThread { [self] in
             self.process.withLock { process in
-                kill(process.processIdentifier, SIGINT)
+                for time in 0..<times {
+                    if time > 0 { usleep(10_000) }
+                    kill(process.processIdentifier, SIGINT)
+                }
                 let deadline = Date(timeIntervalSinceNow: timeout)
                 while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
                 return process.isRunning ? nil : process.terminationStatus
