@@ -2,7 +2,7 @@
 ///
 /// Values are luminance-like radiances (the simulated camera uses cd/m²): unbounded above, and
 /// never negative, NaN or infinite once sanitised.
-public struct RadianceImage: Sendable {
+public struct RadianceImage: RadianceSampling {
     public let width: Int
     public let height: Int
     /// `width × height × 3` values: r, g, b of (0, 0), then (1, 0), …
@@ -38,26 +38,6 @@ public struct RadianceImage: Sendable {
             samples[i + 1] = newValue.y
             samples[i + 2] = newValue.z
         }
-    }
-
-    /// Rec. 709 luminance of pixel (`x`, `y`).
-    public func luminance(x: Int, y: Int) -> Float {
-        let rgb = self[x, y]
-        return 0.2126 * rgb.x + 0.7152 * rgb.y + 0.0722 * rgb.z
-    }
-
-    /// The bilinear interpolation at pixel coordinates (`x`, `y`) (pixel centres at integers).
-    /// Rows clamp at the edges; columns clamp too, or wrap for a 360° panorama.
-    public func bilinear(x: Double, y: Double, wrapsHorizontally: Bool = false) -> SIMD3<Float> {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        let fx = Float(x - Double(x0)), fy = Float(y - Double(y0))
-        func column(_ x: Int) -> Int {
-            wrapsHorizontally ? ((x % width) + width) % width : min(max(x, 0), width - 1)
-        }
-        func row(_ y: Int) -> Int { min(max(y, 0), height - 1) }
-        let top = self[column(x0), row(y0)] * (1 - fx) + self[column(x0 + 1), row(y0)] * fx
-        let bottom = self[column(x0), row(y0 + 1)] * (1 - fx) + self[column(x0 + 1), row(y0 + 1)] * fx
-        return top * (1 - fy) + bottom * fy
     }
 
     /// Multiplies every sample by `factor`, in place.

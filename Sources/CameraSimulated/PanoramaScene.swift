@@ -80,7 +80,7 @@ extension SimulatedScene {
         return hdrScene(image, named: name, view: view, subject: subject, intent: intent, medianLuminance: medianLuminance)
     }
 
-    private static func hdrScene(_ image: some RadianceSource, named name: String, view: ViewDirection, subject: NormalizedRect?,
+    private static func hdrScene(_ image: some RadianceSampling, named name: String, view: ViewDirection, subject: NormalizedRect?,
                                  intent: Double, medianLuminance: Float) -> SimulatedScene {
         let isPanorama = image.width == image.height * 2
         let pans = isPanorama && view.pan > 0
@@ -105,7 +105,7 @@ extension SimulatedScene {
     }
 
     /// The perspective view of an equirectangular panorama (bilinear, wrapping in longitude).
-    static func project(_ panorama: some RadianceSource, view: ViewDirection, size: PixelSize) -> RadianceImage {
+    static func project(_ panorama: some RadianceSampling, view: ViewDirection, size: PixelSize) -> RadianceImage {
         let focal = Double(size.width) / 2 / tan(view.fov * .pi / 360)
         return sample(panorama, pitch: view.pitch, focal: focal, size: size) { x in
             (Double(x) + 0.5 - Double(size.width) / 2, view.yaw)
@@ -115,7 +115,7 @@ extension SimulatedScene {
     /// The strip a pan sweeps, `size` wide (the view's width × (1 + pan ÷ fov)): each column is
     /// the middle column of the view turned to its angle, so a window sliding along the strip is
     /// the view turning (with the horizontal scale of the view's middle throughout).
-    static func projectPan(_ panorama: some RadianceSource, view: ViewDirection, size: PixelSize) -> RadianceImage {
+    static func projectPan(_ panorama: some RadianceSampling, view: ViewDirection, size: PixelSize) -> RadianceImage {
         let sweep = view.fov + view.pan
         let viewWidth = Double(size.width) * view.fov / sweep
         let focal = viewWidth / 2 / tan(view.fov * .pi / 360)
@@ -126,7 +126,7 @@ extension SimulatedScene {
 
     /// Samples `panorama` along camera rays: for pixel column x, `column(x)` gives the ray's
     /// horizontal offset on the image plane at `focal` and the camera's yaw in degrees.
-    private static func sample(_ panorama: some RadianceSource, pitch: Double, focal: Double, size: PixelSize,
+    private static func sample(_ panorama: some RadianceSampling, pitch: Double, focal: Double, size: PixelSize,
                                column: (Int) -> (cx: Double, yaw: Double)) -> RadianceImage {
         var output = RadianceImage(width: size.width, height: size.height)
         let pitch = pitch * .pi / 180
@@ -149,7 +149,7 @@ extension SimulatedScene {
     }
 
     /// A flat image scaled to `size` (bilinear).
-    static func resample(_ image: some RadianceSource, to size: PixelSize) -> RadianceImage {
+    static func resample(_ image: some RadianceSampling, to size: PixelSize) -> RadianceImage {
         var output = RadianceImage(width: size.width, height: size.height)
         let sx = Double(image.width) / Double(size.width), sy = Double(image.height) / Double(size.height)
         for y in 0..<size.height {
@@ -166,7 +166,7 @@ extension SimulatedScene {
         return image
     }
 
-    private static func medianLuminance(_ image: some RadianceSource) -> Float {
+    private static func medianLuminance(_ image: some RadianceSampling) -> Float {
         let step = max(1, image.width * image.height / 4096)
         let values = stride(from: 0, to: image.width * image.height, by: step)
             .map { image.luminance(x: $0 % image.width, y: $0 / image.width) }
