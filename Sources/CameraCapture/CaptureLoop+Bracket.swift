@@ -73,7 +73,7 @@ extension CaptureLoop {
             // The longer frames hold the signal the noise floor kept from the base's lift (the
             // exposure, held while the bracket ran, has the shortfall it was metered with).
             var renderGain = sequence.renderGain
-            renderGain.ev += min(engine.status.exposureShortfall, max(sequence.offsets.max() ?? 0, 0))
+            renderGain.ev += min(engine.controls.exposure.constraints.shortfall, max(sequence.offsets.max() ?? 0, 0))
             result = route.map {
                 .success(BracketCapture(offsets: sequence.offsets, frames: raw, renderGain: renderGain,
                                         toneMapping: device.settings.toneMapping, frame: frames[$0]))
