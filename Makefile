@@ -32,7 +32,7 @@ BROWSER_ARTIFACTS := .build/artifacts/browser
 PYTHON_TEST_VENV := .venv-test
 PYTHON_TEST_REQUIREMENTS := Tests/Python/requirements.txt
 
-.PHONY: deps build run test test-tsan fuzz fuzz-smoke fuzz-build browser-test bench scenes ae-report clean
+.PHONY: deps build run test test-tsan fuzz fuzz-smoke fuzz-build browser-test bench soak scenes ae-report clean
 
 ## deps: install the Debian packages the build and tests need and the browser and DNG tests' venvs (idempotent; sudo when not root)
 deps:
@@ -148,6 +148,14 @@ bench: build
 	$(BIN) bench server
 	$(BIN) bench fusion
 	$(BIN) ae-eval --json
+
+## soak: `camerasun serve` for SOAK_MINUTES (default 30) with two viewers, a photo a minute, a take every five minutes
+## and a stream to nginx-rtmp that loses its server every ten; RSS, threads and fds each minute (Tests/Soak/soak.py);
+## fails on growth over 5% after the first five minutes. Not part of `make test`. Figures in BENCHMARKS.md.
+SOAK_MINUTES ?= 30
+soak: build
+	@mkdir -p .build/artifacts
+	/usr/bin/python3 Tests/Soak/soak.py --binary $(BIN) --minutes $(SOAK_MINUTES) --json .build/artifacts/soak.json
 
 ## scenes: download Debian's CC0 Blender HDRIs and convert them to .hdr in the cache
 scenes:

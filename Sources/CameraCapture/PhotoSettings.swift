@@ -93,16 +93,22 @@ public struct PhotoSettings: Sendable, Hashable {
     /// The number of frames a bracket may have.
     public static let bracketFrameCounts = 2...5
 
+    /// The EV offsets a bracket may ask for: wider than a camera's whole span of exposure times and
+    /// gains (1/100 000 s to 60 s at gain 1 to 256 is 30.5 EV), so the camera's own check decides,
+    /// with figures a person can read.
+    public static let bracketOffsets = -32.0...32.0
+
     /// Checks a bracket's offsets as a request does before the camera is asked: 2…5 different
-    /// finite EV offsets (whether the camera reaches them is known only from its exposure then).
+    /// EV offsets within `bracketOffsets` (whether the camera reaches them is known only from its exposure then).
     public static func checkBracket(_ offsets: [Double]) throws(PhotoCaptureError) {
         let counts = bracketFrameCounts
         guard counts.contains(offsets.count) else {
             throw .unsupported("a bracket of \(offsets.count) frame\(offsets.count == 1 ? "" : "s") — give \(counts.lowerBound) to "
                 + "\(counts.upperBound) EV offsets, e.g. -2,0,2")
         }
-        guard offsets.allSatisfy(\.isFinite), Set(offsets).count == offsets.count else {
-            throw .unsupported("bracket offsets \(offsets.map { String(format: "%g", $0) }.joined(separator: ",")) — give different finite EV offsets, e.g. -2,0,2")
+        guard offsets.allSatisfy({ bracketOffsets.contains($0) }), Set(offsets).count == offsets.count else {
+            throw .unsupported("bracket offsets \(offsets.map { String(format: "%g", $0) }.joined(separator: ",")) — give different EV offsets "
+                + "within \(Int(bracketOffsets.lowerBound))…+\(Int(bracketOffsets.upperBound)), e.g. -2,0,2")
         }
     }
 

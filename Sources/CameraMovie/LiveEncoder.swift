@@ -11,6 +11,8 @@ public final class LiveEncoder {
     public let parameters: LiveStreamParameters
     /// The lowest video bitrate a stream is encoded at, bits a second.
     public static let minimumBitRate = 100_000
+    /// The video bitrates a stream may ask for, kilobits a second: from the lowest to a gigabit.
+    public static let kilobitRange = (minimumBitRate / 1000)...1_000_000
 
     /// Opens the encoders for `size` frames at `frameRate` a second, `bitRate` bits a second of
     /// video, with AAC when `audio` is given.

@@ -12,10 +12,23 @@ public final class MovieRecording {
         public var maximumBytes: Int64?
         public var minimumFreeBytes: Int64?
 
-        /// Limits as given; a duration or size that is not positive, or a negative free space, is refused by name.
-        public init(maximumDuration: Double? = nil, maximumBytes: Int64? = nil, minimumFreeBytes: Int64? = nil) throws(MovieError) {
-            if let maximumDuration, !(maximumDuration > 0 && maximumDuration.isFinite) {
-                throw MovieError("maximum duration \(maximumDuration) s — give a positive number of seconds")
+        /// The longest maximum duration, seconds: eleven and a half days, well inside what a
+        /// `Duration` and a movie's timestamps hold.
+        public static let longestDuration = 1_000_000.0
+
+        /// The maximum durations a take at `frameRate` may have: at least one frame, at most `longestDuration`.
+        public static func durations(frameRate: Double) -> ClosedRange<Double> {
+            (1 / frameRate)...longestDuration
+        }
+
+        /// Limits as given; a duration outside `durations(frameRate:)`, a size that is not positive,
+        /// or a negative free space, is refused by name.
+        public init(maximumDuration: Double? = nil, maximumBytes: Int64? = nil, minimumFreeBytes: Int64? = nil,
+                    frameRate: Double = 30) throws(MovieError) {
+            let durations = Self.durations(frameRate: frameRate)
+            if let maximumDuration, !durations.contains(maximumDuration) {
+                let rate = frameRate.rounded() == frameRate ? "\(Int(frameRate))" : "\(frameRate)"
+                throw MovieError("maximum duration \(maximumDuration) s — give one frame's time (1/\(rate) s) to \(Int(durations.upperBound)) seconds")
             }
             if let maximumBytes, maximumBytes <= 0 { throw MovieError("maximum size \(maximumBytes) bytes — give a positive size") }
             if let minimumFreeBytes, minimumFreeBytes < 0 {

@@ -88,9 +88,6 @@ enum RecordCommand {
             + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.sentence)\(drops)")
     }
 
-    /// The longest `--duration` of a take or a stream, seconds: eleven and a half days, well inside
-    /// what a `Duration` and the movie's timestamps hold.
-    static let longestDuration = 1_000_000.0
     /// `--max-size`, megabytes: a take smaller than a megabyte is hardly begun; a petabyte still fits
     /// a byte count.
     static let maximumSizeRange = 1.0...1_000_000_000
@@ -99,7 +96,7 @@ enum RecordCommand {
 
     /// `--duration S` of a take or a stream: at least one frame at `frameRate`.
     static func duration(_ arguments: inout ArgumentList, frameRate: Double) throws(CLIError) -> Double? {
-        try arguments.number("duration", in: (1 / frameRate)...longestDuration, unit: "seconds")
+        try arguments.number("duration", in: MovieRecording.Limits.durations(frameRate: frameRate), unit: "seconds")
     }
 
     /// `--duration S`, `--max-size MB` and `--min-free MB`.
@@ -141,7 +138,7 @@ enum RecordCommand {
                     group.addTask {
                         while true {
                             try await Task.sleep(for: progressInterval)
-                            terminal.status(progressLine(movie.status))
+                            terminal.status(RecordingProgress(status: movie.status).line)
                         }
                     }
                 }
@@ -156,12 +153,5 @@ enum RecordCommand {
         case .finished(.started), .finished(nil):
             throw CLIError.runtime("the recording ended without a word from the recorder — run camerasun library repair")
         }
-    }
-
-    /// "recording 00:12 · 4.2 MB · 360 frames · 0 dropped".
-    static func progressLine(_ status: MovieFileOutput.Status) -> String {
-        let seconds = Int(status.duration)
-        return String(format: "recording %02d:%02d · %@ · %d frames · %d dropped", seconds / 60, seconds % 60,
-                      ByteCountFormatter.string(fromByteCount: status.bytes, countStyle: .file), status.frames, status.droppedFrames)
     }
 }

@@ -46,6 +46,7 @@ extension PhotoLibrary {
     }
 
     /// The part recovering a take and adopting an orphan movie share: when no writer holds `path`,
+    /// an empty file is removed (a take killed before its first byte holds nothing to keep), else
     /// the validator's verdict — `catalogue` for a playable file, `Damaged/` for an unplayable one
     /// (`unplayable` says why), nil when it cannot tell.
     private func recoverAbandoned(_ path: String, _ validateMovie: ((String) throws -> MovieFacts?)?, unplayable: String,
@@ -53,6 +54,9 @@ extension PhotoLibrary {
         throws(PhotoLibraryError) -> RepairReport.Action? {
         guard let validateMovie, case .abandoned(let lock) = try ownership(of: path) else { return nil }
         return try withExtendedLifetime(lock) { () throws(PhotoLibraryError) -> RepairReport.Action? in
+            if try PhotoLibraryError.catching({ () throws(SystemCallError) in try lock.isEmpty() }) {
+                return try removeEmpty(path)
+            }
             switch check(path, validateMovie) {
             case .unknown: return nil
             case .unplayable: return try moveAside(path, into: LibraryLayout.damagedFolder, because: unplayable, as: .setAsideRecording)
@@ -83,6 +87,17 @@ extension PhotoLibrary {
             return try moveAside(path, into: LibraryLayout.unrecognizedFolder, because: "a thumbnail without its movie",
                                  as: .quarantined)
         }
+    }
+
+    /// Removes the empty movie file at `path`, held by its caller's lock.
+    private func removeEmpty(_ path: String) throws(PhotoLibraryError) -> RepairReport.Action {
+        do {
+            try FileOperations.remove(absolutePath(path))
+        } catch {
+            throw PhotoLibraryError(error).explained("cannot remove the empty file \(path)")
+        }
+        return RepairReport.Action(kind: .removedIncomplete, path: path, assetID: nil,
+                                   detail: "removed an empty file: a take stopped before its first byte was written")
     }
 
     /// Asks `validateMovie` about the file at the relative `path`.

@@ -24,7 +24,7 @@ public struct RepairReport: Sendable, Hashable, Codable {
         /// An orphan DNG was given to the catalogued photo beside it (`ID.jpg`), which had none:
         /// the two are a RAW + JPEG pair again.
         case attachedRaw
-        /// A temporary file of an interrupted write was removed.
+        /// A temporary file of an interrupted write, or an unfinished recording with no byte in it, was removed.
         case removedIncomplete
         /// An asset whose file is gone was marked `missing` (its row is kept as a record).
         case markedMissing

@@ -62,7 +62,8 @@ struct PhotoOptionsTests {
 
     @Test("a bracket that is not 2…5 different numbers, or with the flash, or its frames without it, is a usage error naming it",
           arguments: [(["--bracket", "0"], "a bracket of 1 frame"), (["--bracket", "-2,x,2"], "EV offsets separated by commas"),
-                      (["--bracket", "0,0,1"], "give different finite EV offsets"), (["--bracket", "-2,0,2", "--flash", "on"], "without the flash"),
+                      (["--bracket", "0,0,1"], "give different EV offsets within -32…+32"),
+                      (["--bracket", "1e300,0"], "bracket offsets 1e+300,0 — give different EV offsets within -32…+32"), (["--bracket", "-2,0,2", "--flash", "on"], "without the flash"),
                       (["--bracket-frames"], "give --bracket too")])
     func badBracket(arguments: [String], message: String) {
         let error = #expect(throws: CLIError.self) { _ = try Self.options(arguments) }

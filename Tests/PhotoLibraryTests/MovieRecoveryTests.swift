@@ -111,6 +111,24 @@ import Testing
         }
     }
 
+    @Test("a take killed before its first byte leaves an empty file: repair removes it instead of keeping it in Damaged/")
+    func emptyTakeIsRemoved() async throws {
+        try await withLibrary { library in
+            let partial = "2025/06/01/20250601-123456789-0123456789ab.mp4.partial"
+            let folder = library.directory.appendingPathComponent("2025/06/01")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: library.directory.appendingPathComponent(partial).path, contents: Data()))
+            let validator = ValidatorDouble(.success(nil))
+            let repair = try library.repair(validateMovie: validator.validate)
+            #expect(repair.actions.map { "\($0.kind.rawValue) \($0.path)" } == ["removedIncomplete \(partial)"])
+            #expect(repair.actions.first?.detail == "removed an empty file: a take stopped before its first byte was written")
+            #expect(validator.paths.isEmpty, "nothing to validate in an empty file")
+            #expect(allFiles(under: folder).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: library.directory.appendingPathComponent("Damaged").path))
+            #expect(try library.verify().isClean)
+        }
+    }
+
     @Test("an orphan movie in which nothing plays moves to Damaged/, and a thumbnail without a movie to Unrecognised/")
     func unplayableOrphanAndLoneThumbnail() async throws {
         try await withLibrary { library in

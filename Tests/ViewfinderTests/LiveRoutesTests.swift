@@ -25,7 +25,12 @@ extension ServerTests {
 
         @Test(arguments: [
             (#"{"action":"start"}"#, "url: missing — add it to the JSON object"),
-            (#"{"action":"start","url":"rtmp://h/a/k","bitrate":50}"#, "bitrate: 50 kb/s — give at least 100"),
+            (#"{"action":"start","url":"rtmp://h/a/k","bitrate":50}"#, "bitrate: 50 kb/s — give a whole number of kilobits a second in 100…1000000"),
+            (#"{"action":"start","url":"rtmp://h/a/k","bitrate":150.5}"#, "bitrate: 150.5 kb/s — give a whole number of kilobits a second in 100…1000000"),
+            (#"{"action":"start","url":"rtmp://h/a/k","bitrate":1e-9}"#, "bitrate: 1e-09 kb/s — give a whole number of kilobits a second in 100…1000000"),
+            // A number that overflowed the bits-a-second arithmetic and crashed the server.
+            (#"{"action":"start","url":"rtmp://h/a/k","bitrate":9223372036854776}"#,
+             "bitrate: 9.223372036854776e+15 kb/s — give a whole number of kilobits a second in 100…1000000"),
             (#"{"action":"stop","url":"rtmp://h/a/k"}"#, #"the request body: "url" and "bitrate" go with "start" only"#),
             (#"{"action":"pause"}"#, #"action: "pause" is not start or stop"#),
         ])

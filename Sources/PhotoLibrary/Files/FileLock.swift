@@ -35,6 +35,11 @@ final class FileLock {
         try file.readAll()
     }
 
+    /// Whether the file holds no byte at all.
+    func isEmpty() throws(SystemCallError) -> Bool {
+        try file.status().byteCount == 0
+    }
+
     /// When the file was last modified, in seconds since 1970.
     func modificationTime() throws(SystemCallError) -> Double {
         try file.status().modificationTime

@@ -8,7 +8,7 @@ extension SessionBackend {
         let recorder = try recording.get()
         let limits: MovieRecording.Limits
         do {
-            limits = try MovieRecording.Limits(maximumDuration: maxDuration)
+            limits = try MovieRecording.Limits(maximumDuration: maxDuration, frameRate: device.settings.frameRate)
         } catch {
             throw HTTPError.badRequest("maxDuration: \(error)")
         }

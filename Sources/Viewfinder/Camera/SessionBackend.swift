@@ -109,7 +109,9 @@ public final class SessionBackend: ViewfinderBackend {
         case .saved(let saved):
             return try Self.encoder.encode(LibraryEntry(saved.asset, flash: PhotoFlashEntry(saved.flash)))
         case .notTaken(let error):
-            throw HTTPError(HTTPStatus(rawValue: 503), "the photo was not taken: \(error)")
+            // Settings the camera cannot do are the request's mistake; anything else the camera's.
+            let status = if case .unsupported = error { HTTPStatus.badRequest } else { HTTPStatus(rawValue: 503) }
+            throw HTTPError(status, "the photo was not taken: \(error)")
         case .notSaved(let error, let rescue):
             let kept = switch rescue {
             case .success(let paths): "it was kept at \(paths.joined(separator: " and "))"
