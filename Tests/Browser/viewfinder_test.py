@@ -2,12 +2,17 @@
 """Browser test of the viewfinder page in headless Chromium (Selenium, chromedriver).
 
     viewfinder_test.py [BASE_URL [TOKEN]]     a running `camerasun serve` (default http://127.0.0.1:8080/)
-    viewfinder_test.py --serve BINARY         starts `BINARY serve` on a free port with a library of its own
+    viewfinder_test.py --serve BINARY         starts `BINARY serve` on a free port with a library of its own,
+                                              then again with a second camera (--source2, front)
+    viewfinder_test.py --only TEXT …          only the checks whose name holds TEXT
 
 BASE_URL and TOKEN may also come from VIEWFINDER_URL and VIEWFINDER_TOKEN; screenshots go to
-BROWSER_ARTIFACTS (default .build/artifacts/browser/). Prints one line per check and exits 1 at the
-first failure, naming it, with a screenshot `failure.png`. Any SEVERE entry in the browser's console
-log fails the check during which it appeared. Needs `make deps` (chromium, chromium-driver, the
+BROWSER_ARTIFACTS (default .build/artifacts/browser/), among them the layout at each of
+WINDOW_SIZES (layout-one-camera-WxH.png, layout-two-cameras-WxH.png). The two-camera checks (the
+layout with the picture-in-picture, the mirrored front camera's subject outline) run against a
+running server only when it has two cameras. Prints one line per check and exits 1 at the first
+failure, naming it, with a screenshot `failure.png`. Any SEVERE entry in the browser's console log
+fails the check during which it appeared. Needs `make deps` (chromium, chromium-driver, the
 .venv-browser venv).
 """
 import argparse
@@ -443,15 +448,13 @@ class ViewfinderTest:
         try:
             for width, height in WINDOW_SIZES:
                 self.set_window(width, height)
-                # Settled: the same boxes twice, 0.2 s apart (the page re-sizes its histogram on resize).
-                found, previous = None, None
-                deadline = time.monotonic() + 5
-                while found is None or (found["boxes"] != previous["boxes"] and time.monotonic() < deadline):
-                    previous, found = found, self.layout()
-                    if previous is None:
-                        time.sleep(0.2)
-                        previous, found = found, self.layout()
+                # Settled: the same boxes twice, 0.2 s apart (the advice's length changes the cards' height).
+                deadline, found = time.monotonic() + 5, self.layout()
+                while True:
                     time.sleep(0.2)
+                    previous, found = found, self.layout()
+                    if found["boxes"] == previous["boxes"] or time.monotonic() > deadline:
+                        break
                 path = self.screenshot(f"layout-{name}-{width}x{height}.png")
                 if found["problems"]:
                     failures.append(f"at {width}×{height} ({path}): " + "; ".join(found["problems"]))

@@ -176,6 +176,7 @@ extension ViewfinderPage {
           #brightnessCard { flex: 0 1 340px; }
           #histogramCard { flex: 0 0 236px; }
           #toggles { flex: 1 1 0; align-content: flex-start; }
+          #advice { min-height: 4.05em; }
         }
 
         /* Narrow or portrait screens: everything stacked, the rail's zoom and options in a row above
@@ -185,6 +186,7 @@ extension ViewfinderPage {
           #top { display: grid; grid-template-columns: minmax(0, 1fr) 132px; gap: 8px; }
           #brightnessCard { padding: 10px 12px; }
           #brightnessCard .bar { margin: 10px 0 8px; }
+          #advice { min-height: 4.05em; }
           #histogramCard { position: relative; padding: 0; min-height: 60px; }
           #histogramCard .small { display: none; }
           #histogram { position: absolute; left: 8px; top: 8px; width: calc(100% - 16px); height: calc(100% - 16px); }

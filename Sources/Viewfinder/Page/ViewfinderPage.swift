@@ -26,8 +26,8 @@ import Foundation
 /// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
 /// button turns local tone mapping on and off (`/api/hdr`), the RAW button beside the shutter makes
 /// photos RAW + JPEG pairs (`/api/raw`; disabled, saying why, when `/state`'s `raw.unavailable`), and a dashed outline shows what the
-/// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; with two
-/// cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
+/// exposure is set for (`/state`'s `subjectRegion`, mirrored as the preview is when `camera.position`
+/// is front), so a wrong guess can be tapped away; with two cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
 /// shows `/state`'s `interruption` and `watchdog`. A photo/video switch swaps the shutter for the
 /// record button (`/api/record`, `/state`'s `recording`) without touching the preview; the library
 /// panel lists `/library`, movies by their thumbnails, played in a `<video>` (ranges of
