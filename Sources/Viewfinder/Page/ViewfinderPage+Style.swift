@@ -193,7 +193,7 @@ extension ViewfinderPage {
           #toggles { grid-column: 1 / -1; justify-content: center; }
           #bottom { grid-template: "settings" auto "metering" auto "ev" auto / minmax(0, 1fr); }
           #evCard { padding: 8px 12px 4px; }
-          #rail { flex-direction: column; align-self: stretch; gap: 8px; }
+          #rail { align-self: stretch; gap: 8px; }
           #lens { flex-direction: row; flex-wrap: wrap; justify-content: center; gap: 6px; }
           #zoom { display: flex; }
           #zoom .chip.round { width: 34px; height: 34px; }
