@@ -127,7 +127,8 @@ fuzz-smoke: deps
 	@$(call FUZZ_RUN,.build/fuzz-smoke,$(FUZZ_SMOKE_SECONDS))
 
 ## browser-test: the viewfinder page in headless Chromium (Tests/Browser) against the release `camerasun serve`,
-## started on a free port with a library of its own; `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/
+## started on a free port with a library of its own, then again with a second (front) camera; the layout is
+## checked at four window sizes; `make browser-test VIEWFINDER_URL=http://127.0.0.1:8080/
 ## [VIEWFINDER_TOKEN=T]` tests a running one instead. Screenshots go to .build/artifacts/browser/.
 ifdef VIEWFINDER_URL
 browser-test: deps

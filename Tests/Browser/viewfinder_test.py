@@ -2,12 +2,17 @@
 """Browser test of the viewfinder page in headless Chromium (Selenium, chromedriver).
 
     viewfinder_test.py [BASE_URL [TOKEN]]     a running `camerasun serve` (default http://127.0.0.1:8080/)
-    viewfinder_test.py --serve BINARY         starts `BINARY serve` on a free port with a library of its own
+    viewfinder_test.py --serve BINARY         starts `BINARY serve` on a free port with a library of its own,
+                                              then again with a second camera (--source2, front)
+    viewfinder_test.py --only TEXT …          only the checks whose name holds TEXT
 
 BASE_URL and TOKEN may also come from VIEWFINDER_URL and VIEWFINDER_TOKEN; screenshots go to
-BROWSER_ARTIFACTS (default .build/artifacts/browser/). Prints one line per check and exits 1 at the
-first failure, naming it, with a screenshot `failure.png`. Any SEVERE entry in the browser's console
-log fails the check during which it appeared. Needs `make deps` (chromium, chromium-driver, the
+BROWSER_ARTIFACTS (default .build/artifacts/browser/), among them the layout at each of
+WINDOW_SIZES (layout-one-camera-WxH.png, layout-two-cameras-WxH.png). The two-camera checks (the
+layout with the picture-in-picture, the mirrored front camera's subject outline) run against a
+running server only when it has two cameras. Prints one line per check and exits 1 at the first
+failure, naming it, with a screenshot `failure.png`. Any SEVERE entry in the browser's console log
+fails the check during which it appeared. Needs `make deps` (chromium, chromium-driver, the
 .venv-browser venv).
 """
 import argparse
@@ -27,10 +32,13 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import page_layout
 import preview_geometry
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+# The window sizes the layout is checked at: two laptops, a desktop and a phone held upright.
+WINDOW_SIZES = [(1280, 900), (1366, 768), (1920, 1080), (500, 900)]
 
 # Mean and maximum luma (0…255) of the preview's current frame, drawn into a canvas (same origin, so
 # not tainted) at 160×90.
@@ -142,12 +150,13 @@ class ViewfinderTest:
             "const i = document.getElementById('preview'); return [i.naturalWidth, i.naturalHeight];"), lambda size: size[0] > 0)
 
     def free_point(self, fx, fy):
-        """The page point at fractions (fx, fy) of the window, checked to show the preview, not a control."""
-        x, y = self.js("return [Math.round(innerWidth * arguments[0]), Math.round(innerHeight * arguments[1])];", fx, fy)
+        """The page point at fractions (fx, fy) of the preview, checked to show the preview, not a control."""
+        x, y = self.js("const r = document.getElementById('preview').getBoundingClientRect();"
+                       "return [Math.round(r.left + r.width * arguments[0]), Math.round(r.top + r.height * arguments[1])];", fx, fy)
         hit = self.js("const e = document.elementFromPoint(arguments[0], arguments[1]);"
                       "return e.closest('#viewport') ? '' : (e.id || e.className || e.tagName);", x, y)
         if hit:
-            raise CheckFailed(f"page point ({x}, {y}) is covered by {hit}: choose another for this window size")
+            raise CheckFailed(f"page point ({x}, {y}) of the preview is covered by {hit}")
         return x, y
 
     def press(self, x, y, hold_seconds=0.0):
@@ -239,13 +248,16 @@ class ViewfinderTest:
     def check_tap_meters(self):
         x, y = self.free_point(0.33, 0.62)
         expected, view = self.expected_device_point(x, y)
+        # The view point is the tap's place in the preview, which the layout puts anywhere in the window.
+        left, top = self.js("const r = document.getElementById('preview').getBoundingClientRect(); return [r.left, r.top];")
+        vx, vy = x - left, y - top
         self.js("window.meterCalls = [];")
         self.press(x, y)
         call = self.wait("the /api/meter answer", lambda: self.js("return window.meterCalls[0];"))
         sent, answered = call["request"], call["answer"]["point"]
-        if sent.get("gravity") != "fill" or abs(sent["view"]["x"] - x) > 1 or abs(sent["view"]["y"] - y) > 1 \
+        if sent.get("gravity") != "fill" or abs(sent["view"]["x"] - vx) > 1 or abs(sent["view"]["y"] - vy) > 1 \
                 or (sent["view"]["width"], sent["view"]["height"]) != view:
-            raise CheckFailed(f"the page sent {sent}, expected view ({x}, {y}) in {view[0]}×{view[1]} with fill gravity")
+            raise CheckFailed(f"the page sent {sent}, expected view ({vx:.0f}, {vy:.0f}) in {view[0]}×{view[1]} with fill gravity")
         if abs(answered["x"] - expected[0]) > 0.01 or abs(answered["y"] - expected[1]) > 0.01:
             raise CheckFailed(f"the server metered ({answered['x']:.4f}, {answered['y']:.4f}); "
                               f"PreviewGeometry gives ({expected[0]:.4f}, {expected[1]:.4f})")
@@ -256,7 +268,7 @@ class ViewfinderTest:
         if abs(square[0] - x) > 2 or abs(square[1] - y) > 2:
             raise CheckFailed(f"the metering square is centred at {square}, not at the tap ({x}, {y})")
         path = self.screenshot("03-tap.png")
-        return (f"tap ({x}, {y}) in {view[0]}×{view[1]} → device ({answered['x']:.4f}, {answered['y']:.4f}), "
+        return (f"tap ({x}, {y}), view ({vx:.0f}, {vy:.0f}) in {view[0]}×{view[1]} → device ({answered['x']:.4f}, {answered['y']:.4f}), "
                 f"expected ({expected[0]:.4f}, {expected[1]:.4f}), /state ({point['x']:.4f}, {point['y']:.4f}); {path}")
 
     def check_long_press_locks(self):
@@ -404,8 +416,98 @@ class ViewfinderTest:
         return (f"recording showed {shown!r} ({recording}); movie {movie['id']}, {movie['frames']} frames, {movie['video']}"
                 f"{' + ' + movie['audio'] if movie.get('audio') else ''}, {movie['duration']:.2f} s, readyState {ready}; {played}")
 
-    def run(self):
-        checks = [
+    def set_window(self, width, height):
+        """Lays the page out in a width × height window (the viewport, without the browser's frame)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.wait(f"a {width}×{height} window", lambda: self.js("return [innerWidth, innerHeight];"), lambda size: size == [width, height])
+
+    def layout(self):
+        """page_layout.BOXES for the page as it is, with the picture-in-picture's box when the server draws one."""
+        extra, cut = [], None
+        if self.state().get("camera", {}).get("pip"):
+            left, top, width, height, natural_w, natural_h = self.js(
+                "const i = document.getElementById('preview'), r = i.getBoundingClientRect();"
+                "return [r.left, r.top, i.clientWidth, i.clientHeight, i.naturalWidth, i.naturalHeight];")
+            rx, ry, rw, rh = preview_geometry.displayed_rect(natural_w, natural_h, width, height, "fill")
+            px, py, pw, ph = page_layout.pip_rect(natural_w, natural_h)
+            box = [left + rx + px * rw, top + ry + py * rh, left + rx + (px + pw) * rw, top + ry + (py + ph) * rh]
+            extra.append(["the picture-in-picture", box, "preview"])
+            if box[0] < left - 0.5 or box[1] < top - 0.5 or box[2] > left + width + 0.5 or box[3] > top + height + 0.5:
+                cut = f"the picture-in-picture [{', '.join(str(round(v)) for v in box)}] is cut off by the preview's edge"
+        found = self.js(page_layout.BOXES, page_layout.PARTS, page_layout.EXCLUDED, extra)
+        if extra and cut:
+            found["problems"].insert(0, cut)
+        return found
+
+    def check_layout(self, name):
+        """At each of WINDOW_SIZES, every part of the page in the window and none over another; one
+        screenshot per size. All sizes are checked before a failure names every problem."""
+        failures, details = [], []
+        self.wait_for_preview()
+        try:
+            for width, height in WINDOW_SIZES:
+                self.set_window(width, height)
+                # Settled: the same boxes twice, 0.2 s apart (the advice's length changes the cards' height).
+                deadline, found = time.monotonic() + 5, self.layout()
+                while True:
+                    time.sleep(0.2)
+                    previous, found = found, self.layout()
+                    if found["boxes"] == previous["boxes"] or time.monotonic() > deadline:
+                        break
+                path = self.screenshot(f"layout-{name}-{width}x{height}.png")
+                if found["problems"]:
+                    failures.append(f"at {width}×{height} ({path}): " + "; ".join(found["problems"]))
+                details.append(f"{width}×{height} {found['count']} parts")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        if failures:
+            raise CheckFailed("\n     ".join(failures))
+        return f"{', '.join(details)}, each in the window and over no other; {self.artifacts}/layout-{name}-*.png"
+
+    def check_mirrored_outline(self):
+        """With the front camera as the main one its preview is mirrored: a tap meters the device point
+        mirrored back, and the subject outline is drawn mirrored (x → 1 − x − width) over the tap."""
+        back = self.state()["camera"]["position"]
+        self.set_window(1280, 900)
+        try:
+            self.element("cameraSwitch").click()
+            self.wait("/state camera.position front", lambda: self.state()["camera"]["position"], lambda p: p == "front")
+            self.wait_for_preview()
+            x, y = self.free_point(0.3, 0.45)
+            (dx, dy), _ = self.expected_device_point(x, y)
+            expected = (1 - dx, dy)
+            self.press(x, y)
+            region = self.wait(f"/state subjectRegion about the mirrored device point ({expected[0]:.3f}, {expected[1]:.3f})",
+                               lambda: self.state().get("subjectRegion"),
+                               lambda r: r and abs(r["x"] + r["width"] / 2 - expected[0]) < 0.01
+                               and abs(r["y"] + r["height"] / 2 - expected[1]) < 0.01)
+            left, top, width, height, natural_w, natural_h = self.js(
+                "const i = document.getElementById('preview'), r = i.getBoundingClientRect();"
+                "return [r.left, r.top, i.clientWidth, i.clientHeight, i.naturalWidth, i.naturalHeight];")
+            rx, ry, rw, rh = preview_geometry.displayed_rect(natural_w, natural_h, width, height, "fill")
+            unmirrored = [left + rx + region["x"] * rw, top + ry + region["y"] * rh, region["width"] * rw, region["height"] * rh]
+            want = [left + rx + (1 - region["x"] - region["width"]) * rw] + unmirrored[1:]
+
+            def outline():
+                return self.js("const e = document.getElementById('subject'); if (e.hidden) return null;"
+                               "const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
+            try:
+                box = self.wait(f"the subject outline mirrored at {[round(v) for v in want]}", outline,
+                                lambda b: b is not None and all(abs(a - w) <= 2 for a, w in zip(b, want)))
+            except CheckFailed as failure:
+                raise CheckFailed(f"{failure}: it is at {[round(v) for v in outline() or []]}, "
+                                  f"unmirrored it would be at {[round(v) for v in unmirrored]}") from None
+            path = self.screenshot("mirrored-outline.png")
+            self.element("cameraSwitch").click()
+            self.wait(f"/state camera.position {back}", lambda: self.state()["camera"]["position"], lambda p: p == back)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return (f"tap ({x}, {y}) → device ({region['x'] + region['width'] / 2:.3f}, {region['y'] + region['height'] / 2:.3f}); "
+                f"outline at {[round(v) for v in box]}, unmirrored it would be at {[round(v) for v in unmirrored]}; {path}")
+
+    def one_camera_checks(self):
+        return [
             ("the page loads", self.check_page_loads),
             ("the preview decodes", self.check_preview_decodes),
             ("brightness and advice update", self.check_brightness_and_advice_update),
@@ -417,9 +519,24 @@ class ViewfinderTest:
             ("a take is recorded, listed and plays in the library", self.check_record_and_play),
             ("the overlay toggles switch the stream", self.check_overlays),
             ("the HDR toggle and the subject outline", self.check_hdr_and_subject),
+            ("the layout at four window sizes", lambda: self.check_layout("one-camera")),
             ("high contrast persists", self.check_high_contrast_persists),
             ("?lang=zh speaks Chinese", self.check_chinese),
         ]
+
+    def two_camera_checks(self):
+        return [
+            ("two cameras: the page loads", self.check_page_loads),
+            ("two cameras: the preview decodes", self.check_preview_decodes),
+            ("two cameras: the layout at four window sizes, the picture-in-picture clear", lambda: self.check_layout("two-cameras")),
+            ("two cameras: the mirrored front camera's subject outline", self.check_mirrored_outline),
+        ]
+
+    def run(self, checks, only=None):
+        """Runs `checks` in order (with `only`, those whose name holds it, after the page has loaded)."""
+        if only:
+            checks = checks[:2] + [check for check in checks[2:] if only in check[0]]
+        passed = 0
         for name, check in checks:
             try:
                 detail = check()
@@ -431,7 +548,8 @@ class ViewfinderTest:
                 print(f"FAIL {name}: {error}\n     screenshot: {path}", flush=True)
                 return False
             print(f"ok   {name}: {detail}", flush=True)
-        print(f"{len(checks)} passed, 0 failed", flush=True)
+            passed += 1
+        print(f"{passed} passed, 0 failed", flush=True)
         return True
 
 
@@ -441,36 +559,57 @@ def main():
     parser.add_argument("token", nargs="?", default=os.environ.get("VIEWFINDER_TOKEN"))
     parser.add_argument("--serve", metavar="BINARY", help="start BINARY serve on a free port and test it")
     parser.add_argument("--artifacts", default=os.environ.get("BROWSER_ARTIFACTS", ".build/artifacts/browser"))
+    parser.add_argument("--only", metavar="TEXT", help="run only the checks whose name holds TEXT (after the page loads)")
     arguments = parser.parse_args()
-    url, token, server = arguments.url, arguments.token, None
-    if arguments.serve:
-        server, url = start_server(arguments.serve)
     for tool in (CHROMIUM, CHROMEDRIVER):
         if not os.access(tool, os.X_OK):
             sys.exit(f"viewfinder_test: {tool} is missing — run make deps")
+    url, token, server = arguments.url, arguments.token, None
+    if arguments.serve:
+        server, url = start_server(arguments.serve)
     print(f"viewfinder browser test: {url}" + (" with a token" if token else ""), flush=True)
     test = ViewfinderTest(url, token, arguments.artifacts)
     try:
-        passed = test.run()
+        passed = test.run(test.one_camera_checks(), arguments.only)
+        if passed and server:
+            test.driver.get("about:blank")   # the page would log the first server's end as errors
+            test.severe_log_entries()
+            stop_server(server)
+            server, url = start_server(arguments.serve, second="sim:backlit-portrait")
+            print(f"viewfinder browser test, two cameras: {url}", flush=True)
+            test.base = url.rstrip("/") + "/"
+            passed = test.run(test.two_camera_checks(), arguments.only)
+        elif passed and test.state().get("camera", {}).get("pip"):
+            passed = test.run(test.two_camera_checks(), arguments.only)
+        elif passed:
+            print("skip two cameras: the server has one (--serve starts one with two)", flush=True)
     finally:
         test.driver.quit()
         if server:
-            server.terminate()
-            server.wait(timeout=30)
+            stop_server(server)
     sys.exit(0 if passed else 1)
 
 
-def start_server(binary):
-    """`binary serve` on a free port with a library and a config folder (no user sounds) of its own; its process and URL."""
+def start_server(binary, second=None):
+    """`binary serve` on a free port with a library and a config folder (no user sounds) of its own,
+    with `second` as the front camera when given; its process and URL."""
     scratch = tempfile.mkdtemp(prefix="camerasun-browser-")
     environment = dict(os.environ, XDG_CONFIG_HOME=os.path.join(scratch, "config"))
-    process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--library", os.path.join(scratch, "library")],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=environment)
+    command = [binary, "serve", "--listen", "127.0.0.1:0", "--library", os.path.join(scratch, "library")]
+    if second:
+        command += ["--source2", second]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=environment)
     line = process.stdout.readline()
     if not line.startswith("viewfinder: http://"):
         process.kill()
-        sys.exit(f"viewfinder_test: {binary} serve printed {line!r}, not its URL")
+        sys.exit(f"viewfinder_test: {' '.join(command)} printed {line!r}, not its URL")
     return process, line.split(" ", 1)[1].strip()
+
+
+def stop_server(process):
+    if process.poll() is None:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ extension ViewfinderPage {
     /// `live`: its state, how long it has run, its bitrate, frames dropped and reconnections, or why
     /// it failed. A chip among the settings opens the control over the preview (so the controls
     /// below keep their place) and says the state while a stream runs; both are hidden when the
-    /// camera cannot be streamed (`live` null).
+    /// camera cannot be streamed (`live` null). A state the page has no words for is shown as the
+    /// server names it.
     static let liveScript = #"""
           const LIVE_RUNNING = ['connecting', 'live', 'reconnecting'];
           const liveText = {connecting: text.liveConnecting, live: text.liveOn, reconnecting: text.liveReconnecting, stopped: text.liveStopped};
@@ -18,7 +19,8 @@ extension ViewfinderPage {
             if (!stream) $('liveBar').hidden = true;
             if (!stream || liveBusy) return;
             streaming = LIVE_RUNNING.includes(stream.state);
-            $('liveChip').textContent = streaming ? liveText[stream.state] : text.liveLabel;
+            const stateText = liveText[stream.state] ?? String(stream.state);
+            $('liveChip').textContent = streaming ? stateText : text.liveLabel;
             $('liveChip').classList.toggle('on', streaming);
             $('liveToggle').setAttribute('aria-pressed', String(streaming));
             $('liveToggle').textContent = streaming ? text.endLive : text.goLive;
@@ -28,7 +30,7 @@ extension ViewfinderPage {
             status.dataset.state = stream.state;
             status.textContent = stream.state === 'failed'
               ? `${text.liveFailed}: ${stream.error ?? ''}`
-              : [liveText[stream.state], clock(stream.elapsed ?? 0), `${stream.bitrateKbps} kb/s`,
+              : [stateText, clock(stream.elapsed ?? 0), `${stream.bitrateKbps} kb/s`,
                  `${stream.droppedFrames} ${text.liveDropped}`, `${stream.reconnects} ${text.liveReconnects}`].join(' · ');
           }
 

@@ -203,15 +203,18 @@ extension ViewfinderPage {
           }
 
           // The dashed outline of what the exposure is set for: the preview fills the view (object-fit:
-          // cover), so a normalised device rectangle maps through the part of the image on show.
+          // cover), so a normalised device rectangle maps through the part of the image on show. A
+          // front camera's preview is mirrored (as its connection mirrors it by default), so its
+          // device rectangle is drawn mirrored: x → 1 − x − width.
           function renderSubject(s) {
             const outline = $('subject'), region = s.subjectRegion;
             const width = preview.naturalWidth, height = preview.naturalHeight;
             outline.hidden = !region || !(width > 0 && height > 0);
             if (outline.hidden) return;
+            const x = s.camera?.position === 'front' ? 1 - region.x - region.width : region.x;
             const scale = Math.max(preview.clientWidth / width, preview.clientHeight / height);
             const left = (preview.clientWidth - width * scale) / 2, top = (preview.clientHeight - height * scale) / 2;
-            outline.style.left = `${left + region.x * width * scale}px`;
+            outline.style.left = `${left + x * width * scale}px`;
             outline.style.top = `${top + region.y * height * scale}px`;
             outline.style.width = `${region.width * width * scale}px`;
             outline.style.height = `${region.height * height * scale}px`;
@@ -290,7 +293,15 @@ extension ViewfinderPage {
 
           function tick() {
             if (performance.now() - eventAt > EVENTS_QUIET_MS) poll();
-            if (preview.naturalWidth > 0) $('loading').hidden = true;
+            if (preview.naturalWidth > 0) showFrame();
+          }
+
+          // The picture's box takes the frames' shape, so the whole frame shows (the other camera's
+          // inset in its corner included) in the area the layout gives it.
+          function showFrame() {
+            $('loading').hidden = true;
+            const aspect = (preview.naturalWidth / preview.naturalHeight).toFixed(4);
+            if (viewport.style.getPropertyValue('--aspect') !== aspect) viewport.style.setProperty('--aspect', aspect);
           }
 
           function setStream() {
@@ -406,7 +417,7 @@ extension ViewfinderPage {
             const box = preview.getBoundingClientRect();
             meterAt({x: box.left + box.width / 2, y: box.top + box.height / 2}, false);
           });
-          preview.addEventListener('load', () => { $('loading').hidden = true; });
+          preview.addEventListener('load', showFrame);
           preview.addEventListener('error', () => {
             $('loading').hidden = false;
             setTimeout(setStream, 1000);
@@ -464,7 +475,8 @@ extension ViewfinderPage {
             savePrefs();
             applyContrast();
           });
-          addEventListener('resize', sizeHistogram);
+          // The canvas's box follows the layout (the window, and on phones the brightness card beside it).
+          new ResizeObserver(sizeHistogram).observe($('histogram'));
 
           localize();
           showFlash();

@@ -1,7 +1,12 @@
 extension ViewfinderPage {
-    /// The page's CSS: a full-bleed preview under translucent dark cards; `body.hc` is the
-    /// high-contrast variant (opaque black, white, bolder, larger) for reading in sunlight; narrow
-    /// portrait screens move the camera rail to the bottom.
+    /// The page's CSS: a grid in which the picture keeps an area of its own, shown whole (the
+    /// other camera's inset in its corner included), and every control group has its own row or
+    /// column, so nothing lies over the picture or over another control at any window size. Wide
+    /// windows put the cards in a column left of the picture, the settings and sliders under it and
+    /// the camera rail right of it; squarer ones the cards in a row above; narrow or portrait
+    /// screens stack everything, the rail at the bottom. Only notices (the lock badge, an alert,
+    /// a toast, the Go live bar) lie over the picture. `body.hc` is the high-contrast variant
+    /// (opaque black, white, bolder, larger) for reading in sunlight.
     static let style = #"""
         :root {
           --card: rgba(14, 14, 16, 0.58); --card-line: rgba(255, 255, 255, 0.10); --chip: rgba(255, 255, 255, 0.10);
@@ -16,13 +21,20 @@ extension ViewfinderPage {
         }
         [hidden] { display: none !important; }
         html, body { margin: 0; height: 100%; background: #000; overflow: hidden; }
+        body { display: grid; box-sizing: border-box; gap: 12px var(--gap); height: 100vh; height: 100dvh;
+          padding: max(var(--gap), env(safe-area-inset-top)) max(var(--gap), env(safe-area-inset-right))
+            max(var(--gap), env(safe-area-inset-bottom)) max(var(--gap), env(safe-area-inset-left));
+          grid-template: "top stage rail" minmax(0, 1fr) "top bottom rail" auto / 300px minmax(0, 1fr) auto; }
         h2 { margin: 0; font-size: 1em; font-weight: 600; }
         button, a { font: inherit; color: inherit; }
         :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 
-        #viewport { position: fixed; inset: 0; touch-action: none; user-select: none; -webkit-user-select: none;
+        #stage { grid-area: stage; min-width: 0; min-height: 0; container-type: size;
+          display: grid; place-items: center; }
+        #viewport { --aspect: 1.7778; position: relative; width: min(100cqw, 100cqh * var(--aspect)); aspect-ratio: var(--aspect);
+          overflow: hidden; border-radius: 4px; touch-action: none; user-select: none; -webkit-user-select: none;
           -webkit-touch-callout: none; cursor: crosshair; }
-        #viewport:focus-visible { outline-offset: -6px; }
+        #viewport:focus-visible { outline-offset: -3px; }
         #preview { display: block; width: 100%; height: 100%; object-fit: cover; pointer-events: none; }
         #loading { position: absolute; inset: 0; margin: 0; display: grid; place-items: center; color: var(--muted); }
         #subject { position: absolute; box-sizing: border-box; border: 1.5px dashed #ffd54a; border-radius: 6px;
@@ -35,16 +47,17 @@ extension ViewfinderPage {
         @keyframes square-in { from { opacity: 0; transform: translate(-50%, -50%) scale(1.4); } to { opacity: 1; } }
         @keyframes square-out { from { opacity: 1; } to { opacity: 0; } }
 
-        #top, #bottom { position: fixed; left: 0; right: 0; display: flex; gap: 12px; pointer-events: none;
-          padding: max(var(--gap), env(safe-area-inset-top)) var(--gap); box-sizing: border-box; }
-        #top { top: 0; justify-content: space-between; align-items: flex-start; }
-        #bottom { bottom: 0; flex-direction: column; align-items: center; padding-bottom: max(20px, env(safe-area-inset-bottom)); }
-        #top > *, #bottom > *, #rail > * { pointer-events: auto; }
+        #top { grid-area: top; display: flex; flex-direction: column; gap: 10px; min-height: 0; }
+        #bottom { grid-area: bottom; position: relative; display: grid; gap: 8px 16px; align-items: center; justify-content: center;
+          grid-template: "settings ev" auto "metering ev" auto / auto minmax(300px, 560px); }
+        #settings { grid-area: settings; justify-content: center; }
+        #metering { grid-area: metering; justify-self: center; }
+        #evCard { grid-area: ev; }
         .card { background: var(--card); border: 1px solid var(--card-line); border-radius: 16px;
           backdrop-filter: var(--blur); -webkit-backdrop-filter: var(--blur); box-shadow: 0 8px 30px rgba(0, 0, 0, 0.25); }
         body.hc .card { border-width: 2px; box-shadow: none; }
 
-        #brightnessCard { width: 300px; padding: 14px 16px; }
+        #brightnessCard { padding: 14px 16px; }
         .cardHead { display: flex; align-items: center; gap: 8px; }
         .sunIcon { width: 20px; height: 20px; fill: var(--accent); stroke: var(--accent); stroke-width: 2; stroke-linecap: round; }
         #brightnessValue { margin-left: auto; font: 600 1.6em/1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
@@ -64,17 +77,15 @@ extension ViewfinderPage {
         #exposureInfo { margin: 6px 0 0; font: 0.86em/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); }
         #exposureInfo:empty { display: none; }
 
-        #lockBadge { position: absolute; left: 50%; top: max(var(--gap), env(safe-area-inset-top)); transform: translateX(-50%);
-          padding: 5px 10px; border-radius: 6px; background: var(--accent); color: #000;
+        #lockBadge, #alert, #toast { position: absolute; left: 0; right: 0; width: fit-content; margin: 0 auto; box-sizing: border-box;
+          pointer-events: none; }
+        #lockBadge { top: 10px; padding: 5px 10px; border-radius: 6px; background: var(--accent); color: #000;
           font-weight: 700; font-size: 0.86em; letter-spacing: 0.06em; }
 
-        #alert { position: absolute; left: 50%; top: calc(max(var(--gap), env(safe-area-inset-top)) + 34px); transform: translateX(-50%);
-          max-width: min(520px, 90vw); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
+        #alert { top: 44px; max-width: min(520px, 90%); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
           border: 1px solid var(--danger); color: #fff; font-weight: 600; white-space: pre-line; text-align: center; }
 
-        #lead { display: flex; flex-direction: column; align-items: flex-start; gap: 10px; pointer-events: none; }
-        #lead > * { pointer-events: auto; }
-        #histogramCard { width: 236px; padding: 10px 12px 12px; }
+        #histogramCard { padding: 10px 12px 12px; }
         .small { font-size: 0.8em; color: var(--muted); text-transform: uppercase; letter-spacing: 0.06em; margin-bottom: 6px; }
         #histogram { display: block; width: 100%; height: 72px; color: rgba(255, 255, 255, 0.82);
           background: linear-gradient(90deg, rgba(255, 255, 255, 0.03), rgba(255, 255, 255, 0.08)); border-radius: 6px; }
@@ -88,14 +99,14 @@ extension ViewfinderPage {
         .chip[aria-pressed="true"] { color: var(--accent); background: rgba(20, 20, 20, 0.78); border-color: var(--accent); }
         body.hc .chip { border-width: 2px; }
         body.hc .chip[aria-pressed="true"] { color: #000; background: var(--accent); border-color: var(--accent); }
-        .segmented { justify-content: center; padding: 4px; border-radius: 999px; background: var(--card); border: 1px solid var(--card-line);
+        .segmented { flex-wrap: nowrap; justify-content: center; padding: 4px; border-radius: 999px; background: var(--card); border: 1px solid var(--card-line);
           backdrop-filter: var(--blur); -webkit-backdrop-filter: var(--blur); }
         .segmented .chip { border-color: transparent; background: transparent; backdrop-filter: none; }
         .segmented .chip[aria-pressed="true"] { background: rgba(255, 255, 255, 0.16); }
         body.hc .segmented .chip[aria-pressed="true"] { background: var(--accent); }
         select.chip option { background: #1c1c1e; color: #fff; }
 
-        #evCard { width: min(560px, calc(100vw - 180px)); padding: 12px 16px 8px; box-sizing: border-box; }
+        #evCard { padding: 12px 16px 8px; box-sizing: border-box; }
         .evRow { display: flex; align-items: center; gap: 12px; }
         .evRow label { min-width: 72px; font-weight: 700; color: var(--accent); }
         .evRow output { width: 3.2em; text-align: right; font: 600 1em ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; }
@@ -109,11 +120,12 @@ extension ViewfinderPage {
         .evRow input[type="range"]::-moz-range-thumb { width: 18px; height: 18px; border-radius: 50%; background: var(--accent); border: 2px solid #000; }
         body.hc .evRow input[type="range"]::-webkit-slider-runnable-track { height: 6px; background: linear-gradient(90deg, #000, #fff); outline: 1px solid #fff; }
 
-        #toast { max-width: min(520px, 90vw); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
+        #toast { bottom: 10px; max-width: min(520px, 90%); padding: 8px 14px; border-radius: 10px; background: rgba(60, 10, 10, 0.92);
           border: 1px solid var(--danger); color: #fff; font-size: 0.9em; }
 
-        #rail { position: fixed; right: max(var(--gap), env(safe-area-inset-right)); top: 50%; transform: translateY(-50%);
-          display: flex; flex-direction: column; align-items: center; gap: 18px; }
+        #rail { grid-area: rail; align-self: center; display: flex; flex-direction: column; align-items: center; gap: 16px; }
+        #lens, #capture { display: flex; flex-direction: column; align-items: center; gap: 10px; }
+        #zoom { display: grid; grid-template-columns: repeat(2, auto); }
         #thumbLink:not([href]) { visibility: hidden; }
         #thumbLink { display: block; width: 52px; height: 52px; border-radius: 10px; overflow: hidden; border: 2px solid rgba(255, 255, 255, 0.85); }
         #thumb { width: 100%; height: 100%; object-fit: cover; display: block; }
@@ -128,14 +140,15 @@ extension ViewfinderPage {
         #record span { width: 58px; height: 58px; border-radius: 50%; background: var(--danger); transition: all 0.15s; }
         #record[aria-pressed="true"] span { width: 30px; height: 30px; border-radius: 6px; }
         #liveBar { position: absolute; bottom: calc(100% + 8px); left: 50%; transform: translateX(-50%); width: min(40em, 94vw);
-          flex-wrap: wrap; }
+          box-sizing: border-box; padding: 8px; flex-wrap: wrap; z-index: 3; }
         #liveBar[hidden] { display: none; }
         #liveChip.on { color: #ff5a52; }
         #liveURL { flex: 1 1 14em; min-width: 10em; font: inherit; }
         #liveStatus { font-variant-numeric: tabular-nums; align-self: center; }
         #liveStatus[data-state="live"] { color: #ff5a52; }
         #liveStatus[data-state="failed"], #liveStatus[data-state="reconnecting"] { color: #ffcf5a; }
-        #recordStatus { font-variant-numeric: tabular-nums; background: rgba(0, 0, 0, 0.55); border-radius: 8px; padding: 2px 8px; color: #fff; }
+        #recordStatus { position: absolute; left: 10px; top: 10px; pointer-events: none; font-variant-numeric: tabular-nums;
+          background: rgba(0, 0, 0, 0.55); border-radius: 8px; padding: 2px 8px; color: #fff; }
         #library { position: fixed; inset: 8vh 10vw; overflow: auto; padding: 16px; border-radius: 14px; background: rgba(12, 12, 14, 0.94);
           border: 1px solid var(--card-line); z-index: 5; }
         #library[hidden] { display: none; }
@@ -145,7 +158,7 @@ extension ViewfinderPage {
           color: #fff; cursor: pointer; display: block; position: relative; }
         #assets img { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; display: block; }
         #assets span { position: absolute; right: 6px; bottom: 6px; font-size: 0.8em; background: rgba(0, 0, 0, 0.6); padding: 1px 6px; border-radius: 6px; }
-        #zoom, #modes { flex-direction: column; align-items: center; }
+        #modes { flex-direction: column; align-items: stretch; }
         .chip.round { width: 40px; height: 40px; padding: 0; display: grid; place-items: center; font-weight: 600; }
 
         #flash { position: fixed; inset: 0; background: #fff; opacity: 0; pointer-events: none; }
@@ -156,19 +169,38 @@ extension ViewfinderPage {
           .bar .fill, .bar .marker { transition: none; }
         }
 
+        /* Squarer windows: the cards in a row above the picture. */
+        @media (max-aspect-ratio: 8/5) {
+          body { grid-template: "top rail" auto "stage rail" minmax(0, 1fr) "bottom rail" auto / minmax(0, 1fr) auto; }
+          #top { flex-direction: row; align-items: flex-start; }
+          #brightnessCard { flex: 0 1 340px; }
+          #histogramCard { flex: 0 0 236px; }
+          #toggles { flex: 1 1 0; align-content: flex-start; }
+          #advice { min-height: 4.05em; }
+        }
+
+        /* Narrow or portrait screens: everything stacked, the rail's zoom and options in a row above
+           the shutter's. */
         @media (max-aspect-ratio: 1/1), (max-width: 700px) {
-          #top { flex-wrap: wrap; }
-          #brightnessCard { width: 100%; box-sizing: border-box; }
-          #lockBadge { top: auto; bottom: -32px; }
-          #lead { width: 100%; }
-          #histogramCard { width: 150px; margin-left: auto; padding: 8px; }
+          body { --gap: 10px; gap: 8px; grid-template: "top" auto "stage" minmax(0, 1fr) "bottom" auto "rail" auto / minmax(0, 1fr); }
+          #top { display: grid; grid-template-columns: minmax(0, 1fr) 132px; gap: 8px; }
+          #brightnessCard { padding: 10px 12px; }
+          #brightnessCard .bar { margin: 10px 0 8px; }
+          #advice { min-height: 4.05em; }
+          #histogramCard { position: relative; padding: 0; min-height: 60px; }
           #histogramCard .small { display: none; }
-          #histogram { height: 44px; }
-          #rail { top: auto; bottom: max(20px, env(safe-area-inset-bottom)); left: 0; right: 0; transform: none;
-            flex-direction: row; justify-content: space-evenly; }
-          #zoom { flex-direction: row; }
-          #bottom { bottom: 112px; }
-          #evCard { width: 100%; }
+          #histogram { position: absolute; left: 8px; top: 8px; width: calc(100% - 16px); height: calc(100% - 16px); }
+          #toggles { grid-column: 1 / -1; justify-content: center; }
+          #bottom { grid-template: "settings" auto "metering" auto "ev" auto / minmax(0, 1fr); }
+          #evCard { padding: 8px 12px 4px; }
+          #rail { align-self: stretch; gap: 8px; }
+          #lens { flex-direction: row; flex-wrap: wrap; justify-content: center; gap: 6px; }
+          #zoom { display: flex; }
+          #zoom .chip.round { width: 34px; height: 34px; }
+          #modes { flex-direction: row; padding: 2px; }
+          #capture { display: grid; grid-template-columns: 1fr auto 1fr; align-items: center; width: 100%; gap: 4px 10px; }
+          #thumbLink { justify-self: start; }
+          #libraryToggle { justify-self: end; }
         }
 
         """#

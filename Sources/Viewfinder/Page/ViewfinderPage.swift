@@ -26,8 +26,8 @@ import Foundation
 /// `/api/flicker`, `/api/whitebalance` (the presets as temperatures) and `/api/torch`; the HDR
 /// button turns local tone mapping on and off (`/api/hdr`), the RAW button beside the shutter makes
 /// photos RAW + JPEG pairs (`/api/raw`; disabled, saying why, when `/state`'s `raw.unavailable`), and a dashed outline shows what the
-/// exposure is set for (`/state`'s `subjectRegion`), so a wrong guess can be tapped away; with two
-/// cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
+/// exposure is set for (`/state`'s `subjectRegion`, mirrored as the preview is when `camera.position`
+/// is front), so a wrong guess can be tapped away; with two cameras a switch button (`/api/camera`, `/state`'s `camera.pip`) swaps them; a banner
 /// shows `/state`'s `interruption` and `watchdog`. A photo/video switch swaps the shutter for the
 /// record button (`/api/record`, `/state`'s `recording`) without touching the preview; the library
 /// panel lists `/library`, movies by their thumbnails, played in a `<video>` (ranges of
@@ -48,40 +48,42 @@ public enum ViewfinderPage {
         <style>\#(style)</style>
         </head>
         <body>
-        <main id="viewport" tabindex="0" data-i18n-label="preview">
-          <img id="preview" alt="" draggable="false">
-          <p id="loading" data-i18n="loading"></p>
-          <div id="square" aria-hidden="true"></div>
-          <div id="subject" aria-hidden="true" hidden></div>
-        </main>
+        <div id="stage">
+          <main id="viewport" tabindex="0" data-i18n-label="preview">
+            <img id="preview" alt="" draggable="false">
+            <p id="loading" data-i18n="loading"></p>
+            <div id="square" aria-hidden="true"></div>
+            <div id="subject" aria-hidden="true" hidden></div>
+            <output id="recordStatus" hidden></output>
+            <div id="lockBadge" role="status" data-i18n="lock" hidden></div>
+            <div id="alert" role="alert" hidden></div>
+            <div id="toast" role="status" aria-live="assertive" hidden></div>
+          </main>
+        </div>
         <header id="top">
-          <div id="lead">
-            <section id="brightnessCard" class="card" aria-labelledby="brightnessTitle">
-              <div class="cardHead">
-                <svg class="sunIcon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="4.5"/><path d="M12 1.5v3M12 19.5v3M1.5 12h3M19.5 12h3M4.6 4.6l2.1 2.1M17.3 17.3l2.1 2.1M4.6 19.4l2.1-2.1M17.3 6.7l2.1-2.1"/></svg>
-                <h2 id="brightnessTitle" data-i18n="brightness"></h2>
-                <output id="brightnessValue">–</output>
-              </div>
-              <div id="brightnessBar" class="bar" role="meter" aria-valuemin="0" aria-valuemax="1" aria-valuenow="0" data-i18n-label="brightnessBar">
-                <div class="fill"></div><div class="target"></div><div class="marker"></div>
-              </div>
-              <p id="advice" aria-live="polite" data-i18n="waiting"></p>
-              <p id="exposureInfo"></p>
-            </section>
-            <div id="toggles" class="chips" role="group" data-i18n-label="overlays">
-              <button id="zebraToggle" type="button" class="chip" aria-pressed="false" data-i18n="zebra"></button>
-              <button id="sunToggle" type="button" class="chip" aria-pressed="false" data-i18n="sunMask"></button>
-              <button id="contrastToggle" type="button" class="chip" aria-pressed="false" data-i18n="highContrast"></button>
-              <button id="soundToggle" type="button" class="chip" aria-pressed="true" data-i18n="sounds"></button>
-              <a id="language" class="chip" data-i18n="otherLanguage"></a>
+          <section id="brightnessCard" class="card" aria-labelledby="brightnessTitle">
+            <div class="cardHead">
+              <svg class="sunIcon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="4.5"/><path d="M12 1.5v3M12 19.5v3M1.5 12h3M19.5 12h3M4.6 4.6l2.1 2.1M17.3 17.3l2.1 2.1M4.6 19.4l2.1-2.1M17.3 6.7l2.1-2.1"/></svg>
+              <h2 id="brightnessTitle" data-i18n="brightness"></h2>
+              <output id="brightnessValue">–</output>
             </div>
-          </div>
-          <div id="lockBadge" role="status" data-i18n="lock" hidden></div>
-          <div id="alert" role="alert" hidden></div>
+            <div id="brightnessBar" class="bar" role="meter" aria-valuemin="0" aria-valuemax="1" aria-valuenow="0" data-i18n-label="brightnessBar">
+              <div class="fill"></div><div class="target"></div><div class="marker"></div>
+            </div>
+            <p id="advice" aria-live="polite" data-i18n="waiting"></p>
+            <p id="exposureInfo"></p>
+          </section>
           <section id="histogramCard" class="card">
             <h2 class="small" data-i18n="histogram"></h2>
             <canvas id="histogram" role="img" data-i18n-label="histogram"></canvas>
           </section>
+          <div id="toggles" class="chips" role="group" data-i18n-label="overlays">
+            <button id="zebraToggle" type="button" class="chip" aria-pressed="false" data-i18n="zebra"></button>
+            <button id="sunToggle" type="button" class="chip" aria-pressed="false" data-i18n="sunMask"></button>
+            <button id="contrastToggle" type="button" class="chip" aria-pressed="false" data-i18n="highContrast"></button>
+            <button id="soundToggle" type="button" class="chip" aria-pressed="true" data-i18n="sounds"></button>
+            <a id="language" class="chip" data-i18n="otherLanguage"></a>
+          </div>
         </header>
         <footer id="bottom">
           <div id="settings" class="chips" role="group" data-i18n-label="settings">
@@ -133,27 +135,29 @@ public enum ViewfinderPage {
             <button id="liveToggle" type="button" class="chip" aria-pressed="false" data-i18n="goLive"></button>
             <output id="liveStatus" hidden></output>
           </div>
-          <div id="toast" role="status" aria-live="assertive" hidden></div>
         </footer>
         <nav id="rail" data-i18n-label="controls">
-          <div id="zoom" class="chips" role="group" data-i18n-label="zoom">
-            <button type="button" class="chip round" data-factor="1" aria-pressed="true">1×</button>
-            <button type="button" class="chip round" data-factor="2" aria-pressed="false">2×</button>
-            <button type="button" class="chip round" data-factor="4" aria-pressed="false">4×</button>
-            <button type="button" class="chip round" data-factor="8" aria-pressed="false">8×</button>
+          <div id="lens">
+            <div id="zoom" class="chips" role="group" data-i18n-label="zoom">
+              <button type="button" class="chip round" data-factor="1" aria-pressed="true">1×</button>
+              <button type="button" class="chip round" data-factor="2" aria-pressed="false">2×</button>
+              <button type="button" class="chip round" data-factor="4" aria-pressed="false">4×</button>
+              <button type="button" class="chip round" data-factor="8" aria-pressed="false">8×</button>
+            </div>
+            <div id="modes" class="chips segmented" role="group" data-i18n-label="mode">
+              <button type="button" class="chip" data-capture="photo" aria-pressed="true" data-i18n="photoMode"></button>
+              <button type="button" class="chip" data-capture="video" aria-pressed="false" data-i18n="videoMode"></button>
+            </div>
+            <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
+            <button id="rawToggle" type="button" class="chip" aria-pressed="false" data-i18n="raw" data-i18n-label="rawLabel"></button>
+            <button id="bracketToggle" type="button" class="chip" aria-pressed="false" data-i18n="bracket" data-i18n-label="bracketLabel"></button>
           </div>
-          <div id="modes" class="chips segmented" role="group" data-i18n-label="mode">
-            <button type="button" class="chip" data-capture="photo" aria-pressed="true" data-i18n="photoMode"></button>
-            <button type="button" class="chip" data-capture="video" aria-pressed="false" data-i18n="videoMode"></button>
+          <div id="capture">
+            <a id="thumbLink" target="_blank" rel="noopener" data-i18n-label="lastPhoto"><img id="thumb" alt=""></a>
+            <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
+            <button id="record" type="button" aria-pressed="false" data-i18n-label="record" hidden><span></span></button>
+            <button id="libraryToggle" type="button" class="chip" aria-expanded="false" data-i18n="library"></button>
           </div>
-          <button id="flashToggle" type="button" class="chip" data-i18n-label="flashLabel"></button>
-          <button id="rawToggle" type="button" class="chip" aria-pressed="false" data-i18n="raw" data-i18n-label="rawLabel"></button>
-          <button id="bracketToggle" type="button" class="chip" aria-pressed="false" data-i18n="bracket" data-i18n-label="bracketLabel"></button>
-          <button id="shutter" type="button" data-i18n-label="shutter"><span></span></button>
-          <button id="record" type="button" aria-pressed="false" data-i18n-label="record" hidden><span></span></button>
-          <output id="recordStatus" hidden></output>
-          <a id="thumbLink" target="_blank" rel="noopener" data-i18n-label="lastPhoto"><img id="thumb" alt=""></a>
-          <button id="libraryToggle" type="button" class="chip" aria-expanded="false" data-i18n="library"></button>
         </nav>
         <aside id="library" data-i18n-label="library" hidden>
           <div class="cardHead"><h2 data-i18n="library"></h2><button id="libraryClose" type="button" class="chip" data-i18n="close"></button></div>
