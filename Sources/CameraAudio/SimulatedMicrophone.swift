@@ -1,18 +1,18 @@
 import CameraCore
 import Foundation
 
-/// A microphone for machines without one, whose audio makes A/V sync measurable: 48 kHz mono, a
-/// 1 kHz tone at −20 dBFS over white noise at −50 dBFS, and a click — a 2 ms full-scale burst —
-/// starting exactly at every whole second of the timeline from t = 1 s. The simulated camera
-/// flashes the frame whose exposure holds each whole second, so the distance from a flash to its
-/// click in a recording is the recording's A/V offset.
+/// A microphone for machines without one: 48 kHz mono, a 1 kHz tone at −20 dBFS over white noise
+/// at −50 dBFS. With `clicks` (a test aid, asked for by `sim:SCENE,syncmarks`) it also clicks — a
+/// 2 ms full-scale burst — starting exactly at every whole second of the timeline from t = 1 s;
+/// the simulated camera with sync marks flashes the frame whose exposure holds each whole second,
+/// so the distance from a flash to its click in a recording is the recording's A/V offset.
 ///
 /// Levels are dBFS as AES17 defines them (RMS against a full-scale sine's), so the tone's peak is 0.1.
 /// Every sample is a pure function of its index and the seed (`sample(at:)`): a recorder on a
 /// virtual clock pulls exactly the audio up to each frame's time, and a seed gives the same
 /// samples to the bit. `readChunk()` instead paces chunks of 1 024 samples by the wall clock, as a
 /// real microphone delivers them.
-public final class SimulatedMicrophone: AudioSource {
+public final class SimulatedMicrophone: AudioSource, TimelineSound {
     public static let rate = 48_000
     public static let toneFrequency = 1_000
     /// The tone's peak: −20 dBFS.
@@ -30,6 +30,8 @@ public final class SimulatedMicrophone: AudioSource {
     public let sampleRate = SimulatedMicrophone.rate
     public let channelCount = 1
     public let seed: UInt64
+    /// Whether it clicks at every whole second.
+    public let clicks: Bool
 
     private struct Stream {
         let started: ContinuousClock.Instant
@@ -38,13 +40,13 @@ public final class SimulatedMicrophone: AudioSource {
 
     private let stream = Locked<Stream?>(nil)
 
-    public init(seed: UInt64 = 1) {
-        self.seed = seed
+    public init(seed: UInt64 = 1, clicks: Bool = false) {
+        (self.seed, self.clicks) = (seed, clicks)
     }
 
     /// Sample `index` of the timeline (index 0 at t = 0).
     public func sample(at index: Int64) -> Float {
-        if index >= Self.clickInterval, index % Self.clickInterval < Int64(Self.clickLength) {
+        if clicks, index >= Self.clickInterval, index % Self.clickInterval < Int64(Self.clickLength) {
             // A square wave at 3 kHz, full scale: a transient no codec smooths away.
             return index % 16 < 8 ? 1 : -1
         }

@@ -6,7 +6,7 @@ import CameraMovie
 /// from the start again after the last one, or ending there (`CaptureError.ended`). Its exposure
 /// is the file's: the capabilities hold exposure and gain fixed, so the auto-exposure places the
 /// subject with the render gain alone, and metering, advice, the viewfinder, photos and recording
-/// work as on any camera.
+/// work as on any camera. Its sound (`FileSound`) goes with the pictures into takes and streams.
 public final class VideoFileCamera: CaptureDevice {
     public let path: String
     /// Whether frames wait for their time on the wall clock.

@@ -49,6 +49,8 @@ public final class MovieRecording {
         case diskFull
         case interrupted
         case signal
+        /// The camera or file the frames came from failed: the take is kept up to its last frame.
+        case sourceFailed
 
         public var sentence: String {
             switch self {
@@ -59,6 +61,7 @@ public final class MovieRecording {
             case .diskFull: "the disk filled up"
             case .interrupted: "stopped by Ctrl-C"
             case .signal: "stopped by a termination signal"
+            case .sourceFailed: "stopped because the source failed"
             }
         }
     }

@@ -20,9 +20,16 @@ public final class VideoFileReader {
     /// The stream's first timestamp, which becomes time zero.
     private let startTime: Int64
     private var draining = false
+    /// The decoder holds a frame not yet read: the first, decoded at open to prove the file plays.
+    private var holdsFrame = false
 
-    /// Opens `path`; throws naming the file and what is wrong with it (missing, unreadable, not a
-    /// video, no video stream).
+    /// Codecs FFmpeg reads text files with (ANSI art and its kin, which its `tty` demuxer finds in
+    /// any `.txt`): a text file is not a video, however it would render.
+    static let textCodecs: Set<UInt32> = [AV_CODEC_ID_ANSI.rawValue, AV_CODEC_ID_BINTEXT.rawValue, AV_CODEC_ID_XBIN.rawValue,
+                                          AV_CODEC_ID_IDF.rawValue]
+
+    /// Opens `path` and decodes its first frame; throws naming the file and what is wrong with it
+    /// (missing, unreadable, text, not a video, no video stream, no frame that decodes).
     public init(path: String) throws(MovieError) {
         FFmpegLog.quiet
         self.path = path
@@ -34,10 +41,11 @@ public final class VideoFileReader {
         self.input = input
         var failure: MovieError?
         let info = avformat_find_stream_info(input, nil)
-        let streams = (0..<Int(input.pointee.nb_streams)).compactMap { input.pointee.streams[$0] }
-        let video = streams.first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        let video = Self.videoStream(of: input)
         if info < 0 {
             failure = .ffmpeg("reading the streams of \(path)", info, advice: "the file is damaged or not a video")
+        } else if let video, Self.textCodecs.contains(video.pointee.codecpar.pointee.codec_id.rawValue) {
+            failure = MovieError("\(path) is a text file, not a video — give a video file (MP4, MKV, WebM, …) that ffplay plays")
         } else if video == nil {
             failure = MovieError("\(path) has no video stream — give a video file, not a sound or a still image")
         }
@@ -59,6 +67,17 @@ public final class VideoFileReader {
         let rate = av_guess_frame_rate(input, video, nil)
         frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 30
         startTime = video.pointee.start_time == cff_no_pts() ? 0 : video.pointee.start_time
+        holdsFrame = try decodeFrame()
+        guard holdsFrame else {
+            throw MovieError("\(path) has a video stream but no frame that decodes — the file is damaged or empty; give a video that ffplay plays")
+        }
+    }
+
+    /// The file's video: its first video stream that is not a cover picture (an attached still).
+    static func videoStream(of input: UnsafeMutablePointer<AVFormatContext>) -> UnsafeMutablePointer<AVStream>? {
+        (0..<Int(input.pointee.nb_streams)).compactMap { input.pointee.streams[$0] }.first { stream in
+            stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
     }
 
     deinit {
@@ -74,14 +93,19 @@ public final class VideoFileReader {
         guard case .nv12 = buffer.format, buffer.width == size.width, buffer.height == size.height else {
             throw MovieError("a \(buffer.width)x\(buffer.height) \(buffer.format) buffer for the \(size) video \(path) — read into nv12 of its size")
         }
+        if !holdsFrame, !(try decodeFrame()) { return nil }
+        holdsFrame = false
+        try convert(decoder.frame, into: buffer)
+        let frame = decoder.frame.pointee
+        let pts = frame.best_effort_timestamp == cff_no_pts() ? frame.pts : frame.best_effort_timestamp
+        return Double(pts - startTime) * av_q2d(stream.pointee.time_base)
+    }
+
+    /// Decodes the next frame into the decoder's `frame`; false at the end of the file.
+    private func decodeFrame() throws(MovieError) -> Bool {
         while true {
-            if try decoder.receive() {
-                try convert(decoder.frame, into: buffer)
-                let frame = decoder.frame.pointee
-                let pts = frame.best_effort_timestamp == cff_no_pts() ? frame.pts : frame.best_effort_timestamp
-                return Double(pts - startTime) * av_q2d(stream.pointee.time_base)
-            }
-            if draining { return nil }
+            if try decoder.receive() { return true }
+            if draining { return false }
             try feed()
         }
     }
@@ -91,7 +115,7 @@ public final class VideoFileReader {
         let sought = av_seek_frame(input, stream.pointee.index, startTime, AVSEEK_FLAG_BACKWARD)
         guard sought >= 0 else { throw .ffmpeg("going back to the start of \(path)", sought, advice: "play it with --once") }
         decoder.flush()
-        draining = false
+        (draining, holdsFrame) = (false, false)
     }
 
     /// Hands the decoder the stream's next packet, or the end of the stream.

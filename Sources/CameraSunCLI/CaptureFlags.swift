@@ -45,21 +45,21 @@ struct CaptureFlags {
 
     /// The camera the flags describe, set to the format that best meets the request and to the
     /// settings flags. A frame rate no format of the camera delivers is a usage error naming the
-    /// camera's range.
-    /// `syncMarks` asks a simulated camera to mark each whole second for the simulated microphone.
-    func openCamera(syncMarks: Bool = false) throws -> OpenedCamera {
-        try open(source, syncMarks: syncMarks, position: .back)
+    /// camera's range. A simulated camera marks each whole second when its source asks
+    /// (`sim:SCENE,syncmarks`).
+    func openCamera() throws -> OpenedCamera {
+        try open(source, position: .back)
     }
 
     /// The second camera (`serve --source2`), opened as the first: the same format request,
     /// pacing and settings flags.
     func openSecondCamera(_ second: SecondSource) throws -> OpenedCamera {
-        try open(second.source, syncMarks: false, position: second.position)
+        try open(second.source, position: second.position)
     }
 
-    private func open(_ source: SourceSpec, syncMarks: Bool, position: DevicePosition) throws -> OpenedCamera {
-        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual, syncMarks: syncMarks,
-                                           once: once, position: position)
+    private func open(_ source: SourceSpec, position: DevicePosition) throws -> OpenedCamera {
+        let opened = try source.openCamera(request: request, seed: seed, pacing: realtime ? .realtime : .virtual, once: once,
+                                           position: position)
         try settings.apply(to: opened.device)
         return opened
     }

@@ -25,7 +25,9 @@ enum HelpCommand {
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
     v4l2:/dev/videoN, file:PATH (default: the first V4L2 camera that opens, else
-    sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s.
+    sim:backlit-portrait); pan= turns the view that far right, at 10°/s after 1 s. sim:SCENE,syncmarks
+    adds A/V sync marks, a test aid: the frame holding each whole second flashes and the simulated
+    microphone clicks then (not in serve). A file: source plays its own sound with its pictures.
 
     capture flags (meter, photo, record, serve): --width W --height H --framerate F (the camera's nearest
     format is used, and a note says so when it differs; a rate outside the camera's 1–120 fps is an
@@ -132,9 +134,11 @@ enum HelpCommand {
         ends the take cleanly: it is flushed, read back and checked, named and catalogued. A
         progress line shows the time, size, frames and drops on a terminal; --json prints
         {"asset":{id,path,duration,frames,size,video,audio,stopReason,recovered}}. --audio sim
-        (the default) records the simulated microphone, whose click at each second meets the
-        simulated camera's flash frame; alsa:DEVICE a microphone (arecord -L lists them), its
-        sound placed by the time frames arrive; none records the picture alone. A disk that
+        records the simulated microphone (clicking at each second with a sim:SCENE,syncmarks
+        source, on the frame that flashes); alsa:DEVICE a microphone (arecord -L lists them), its
+        sound placed by the time frames arrive; none records the picture alone. Without --audio a
+        file: source records its own sound, any other the simulated microphone. A source that fails
+        mid-take ends it (stopReason sourceFailed): the take is saved, and the exit code is 1. A disk that
         fills up ends the take at its last whole second, saved and catalogued (stopReason
         diskFull). A take cut off by a crash is recovered by camerasun library repair.
         Filters, in this order: --beauty smooths skin (0 off … 1 strongest), --lut grades
@@ -153,7 +157,8 @@ enum HelpCommand {
         the reconnects; --json prints {state, url, bitrateKbps, sentFrames, droppedFrames,
         droppedGroups, queuedSeconds (media waiting to be sent, at most 2 s), reconnects, elapsed,
         error} each second and once at the end. --audio alsa:DEVICE streams a microphone (arecord -L
-        lists them). --record also keeps the stream in the library as a take (the stream's own encode, so
+        lists them); without --audio a file: source streams its own sound, any other the simulated
+        microphone. --record also keeps the stream in the library as a take (the stream's own encode, so
         no second encoder runs; the take goes on while the server is away). The stream key is never printed.
         """,
         "devices": """

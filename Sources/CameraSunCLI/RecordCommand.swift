@@ -35,7 +35,7 @@ enum RecordCommand {
         let json = arguments.flag("json")
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         let limits = try limits(&arguments, frameRate: capture.frameRate)
-        let audio = try AudioFlag(&arguments)
+        let audio = try AudioFlag(&arguments, source: capture.source)
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         let filters = try FilterFlags(&arguments)
         try arguments.finish()
@@ -45,7 +45,7 @@ enum RecordCommand {
         let library = try LibraryCommand.open(directory)
         let movie = MovieFileOutput()
         let take = try LibraryCommand.reporting { () throws(PhotoLibraryError) in try MovieTake(library: library, output: movie) }
-        let opened = try capture.openCamera(syncMarks: audio.wantsSyncMarks)
+        let opened = try capture.openCamera()
         if let note = opened.fallbackNote { terminal.error(note) }
         let events = movie.events
         let session = CaptureSession()
@@ -61,9 +61,9 @@ enum RecordCommand {
         if live {
             terminal.print("recording \(opened.device.localizedName) into \(take.path) with \(encoder.summary) — Ctrl-C to stop")
         }
-        let saved: MovieRecording.Saved
+        let (saved, failure): (MovieRecording.Saved, CaptureError?)
         do {
-            saved = try await record(movie, events: events, ending: ending, live: live, terminal: terminal)
+            (saved, failure) = try await record(movie, events: events, ending: ending, live: live, terminal: terminal)
         } catch {
             await session.stop()
             throw error
@@ -78,14 +78,22 @@ enum RecordCommand {
         let report = AssetReport(id: asset.id, path: saved.path, duration: facts.duration, frames: facts.frameCount, size: asset.byteCount,
                                  video: facts.videoCodec, audio: facts.audioCodec, stopReason: saved.reason.rawValue,
                                  recovered: false)
+        try printSaved(report, saved: saved, dropped: movie.status.droppedFrames, json: json, live: live, terminal: terminal)
+        if let failure {
+            throw CLIError.runtime("\(failure) — the take \(asset.id) is saved up to there; check the source and record again")
+        }
+    }
+
+    /// The saved take: `--json`'s object, or the line naming it, its figures and why it stopped.
+    private static func printSaved(_ report: AssetReport, saved: MovieRecording.Saved, dropped: Int, json: Bool, live: Bool,
+                                   terminal: Terminal) throws {
         if json { return try terminal.json(Report(asset: report)) }
         if live { terminal.print("") }
-        let bytes = ByteCountFormatter.string(fromByteCount: Int64(asset.byteCount), countStyle: .file)
-        let soundCodec = facts.audioCodec.map { " + \($0)" } ?? ""
-        let dropped = movie.status.droppedFrames
+        let bytes = ByteCountFormatter.string(fromByteCount: Int64(report.size), countStyle: .file)
+        let soundCodec = report.audio.map { " + \($0)" } ?? ""
         let drops = dropped > 0 ? ", \(dropped) frames dropped" : ""
-        terminal.print("saved \(asset.id): \(saved.path), \(String(format: "%.2f", facts.duration)) s, \(facts.frameCount) frames, \(bytes), "
-            + "\(facts.videoCodec) (\(saved.encoder))\(soundCodec) — \(saved.reason.sentence)\(drops)")
+        terminal.print("saved \(report.id): \(saved.path), \(String(format: "%.2f", report.duration)) s, \(report.frames) frames, \(bytes), "
+            + "\(report.video) (\(saved.encoder))\(soundCodec) — \(saved.reason.sentence)\(drops)")
     }
 
     /// `--max-size`, megabytes: a take smaller than a megabyte is hardly begun; a petabyte still fits
@@ -114,25 +122,31 @@ enum RecordCommand {
     }
 
     /// Waits for the take to end by a limit, or ends it at a signal or when the camera ends (a file
-    /// played once) or fails, saving what it recorded; a progress line meanwhile.
+    /// played once) or fails (`sourceFailed`, with the failure), saving what it recorded; a
+    /// progress line meanwhile.
     private static func record(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, ending: AsyncStream<SessionEvent>,
-                               live: Bool, terminal: Terminal) async throws -> MovieRecording.Saved {
+                               live: Bool, terminal: Terminal) async throws -> (MovieRecording.Saved, CaptureError?) {
+        typealias Ended = (event: MovieFileOutput.Event, failure: CaptureError?)
         let outcome = try await Interrupt.runUntilSignalled(finishing: "saving the take",
-                                                            terminal: terminal) { () async throws -> MovieFileOutput.Event? in
-            try await withThrowingTaskGroup(of: MovieFileOutput.Event?.self) { group in
+                                                            terminal: terminal) { () async throws -> Ended? in
+            try await withThrowingTaskGroup(of: Ended?.self) { group in
                 group.addTask {
                     for await event in events {
                         if case .started = event { continue }
-                        return event
+                        // A take the source's failure ended is reported below, with the failure.
+                        if case .finished(let saved) = event, saved.reason == .sourceFailed { continue }
+                        return (event, nil)
                     }
                     // The events end early only when a signal cancelled the wait.
                     try Task.checkCancellation()
                     return nil
                 }
                 group.addTask {
-                    guard let end = await SessionEnding.first(of: ending) else { throw CancellationError() }
-                    if case .failed(let error) = end { terminal.error("camerasun: \(error) — the take is saved up to there") }
-                    return .finished(try await movie.stopRecording())
+                    switch await SessionEnding.first(of: ending) {
+                    case .ended: return (.finished(try await movie.stopRecording()), nil)
+                    case .failed(let error): return (.finished(try await movie.stopRecording(reason: .sourceFailed)), error)
+                    case nil: throw CancellationError()
+                    }
                 }
                 if live {
                     group.addTask {
@@ -147,10 +161,10 @@ enum RecordCommand {
             }
         }
         switch outcome {
-        case .signalled(let signal): return try await movie.stopRecording(reason: signal == .interrupt ? .interrupted : .signal)
-        case .finished(.finished(let saved)): return saved
-        case .finished(.failed(let error)): throw CLIError.runtime("\(error)")
-        case .finished(.started), .finished(nil):
+        case .signalled(let signal): return (try await movie.stopRecording(reason: signal == .interrupt ? .interrupted : .signal), nil)
+        case .finished((.finished(let saved), let failure)?): return (saved, failure)
+        case .finished((.failed(let error), _)?): throw CLIError.runtime("\(error)")
+        case .finished((.started, _)?), .finished(nil):
             throw CLIError.runtime("the recording ended without a word from the recorder — run camerasun library repair")
         }
     }

@@ -10,8 +10,9 @@ import Viewfinder
 /// `camerasun serve` (and bare `camerasun`): the browser viewfinder on a camera. Prints the URL to
 /// open once the first frame is in, then, on a terminal, one status line updated in place until
 /// Ctrl-C, which saves a take still recording and stops the server and the camera cleanly. Takes
-/// on the simulated camera carry the simulated microphone's sound (without the camera's sync
-/// marks, which would flash the preview every second); other cameras record video only. With
+/// on the simulated camera carry the simulated microphone's sound, a file's its own; other cameras
+/// record video only. Sync marks (`sim:SCENE,syncmarks`) are refused: they would flash the preview
+/// every second. With
 /// `--source2` a second camera, facing the other way, shows picture-in-picture; `POST /api/camera`
 /// makes it the main one, which takes the photos and the takes.
 enum ServeCommand {
@@ -29,13 +30,19 @@ enum ServeCommand {
         let filters = try FilterFlags(&arguments)
         try arguments.finish()
         _ = try filters.chain()  // bad filter flags are usage errors before the camera opens
+        if capture.source.syncMarks || second?.source.syncMarks == true {
+            throw CLIError.usage("serve does not take \(SourceSpec.syncMarksOption): the marks would flash the viewfinder every second — "
+                + "measure A/V sync with record or stream")
+        }
 
         let opened = try capture.openCamera()
         let camera = opened.device
         if let note = opened.fallbackNote { terminal.error(note) }
         let secondCamera = try second.map { second in try openSecondCamera(second, capture: capture, main: camera) }
         let library = try LibraryCommand.open(libraryDirectory)
-        let microphone: SimulatedMicrophone? = if case .simulated = capture.source { SimulatedMicrophone(seed: capture.seed) } else { nil }
+        let microphone: (any TimelineSound)? = if case .simulated = capture.source { SimulatedMicrophone(seed: capture.seed) } else {
+            try capture.source.fileSound()
+        }
         let viewfinder: CameraViewfinder
         do {
             viewfinder = try await CameraViewfinder.start(device: camera, secondDevice: secondCamera, library: library,

@@ -5,15 +5,31 @@ import CameraV4L2
 
 /// A `--source` value: where frames come from (see CLI.md, "Sources").
 enum SourceSpec: Equatable {
-    /// `sim:SCENE` or `sim:hdr=FILE[,yaw=,pitch=,fov=,pan=]`: the simulated camera; the payload is
-    /// the part after `sim:`.
-    case simulated(String)
+    /// `sim:SCENE` or `sim:hdr=FILE[,yaw=,pitch=,fov=,pan=]`, either with `,syncmarks`: the
+    /// simulated camera; the payload is the part after `sim:` without `syncmarks`, a test aid that
+    /// flashes the frame holding each whole second and clicks the simulated microphone then, so a
+    /// take's A/V offset can be measured.
+    case simulated(String, syncMarks: Bool = false)
     /// `v4l2:/dev/videoN`
     case v4l2(String)
     /// `file:PATH`
     case file(String)
 
     static let defaultSpec = SourceSpec.simulated("backlit-portrait")
+    /// The `sim:` option that turns the sync marks on.
+    static let syncMarksOption = "syncmarks"
+
+    /// Whether the source asks for sync marks (`sim:SCENE,syncmarks`).
+    var syncMarks: Bool {
+        if case .simulated(_, let marks) = self { marks } else { false }
+    }
+
+    /// A `file:` source's own sound; nil for other sources and a file without sound. Throws
+    /// naming a file whose sound does not decode.
+    func fileSound() throws -> FileSound? {
+        guard case .file(let path) = self else { return nil }
+        return try FileSound(path: path)
+    }
 
     /// The source when `--source` is absent (CLI.md): the first V4L2 camera that opens, else the
     /// simulated camera on the default scene.
@@ -30,7 +46,11 @@ enum SourceSpec: Equatable {
             throw .usage("\(flag) '\(text)' is not a source — use sim:SCENE, sim:hdr=FILE, v4l2:/dev/videoN or file:PATH")
         }
         switch parts[0] {
-        case "sim": self = .simulated(parts[1])
+        case "sim":
+            let items = parts[1].split(separator: ",", omittingEmptySubsequences: false)
+            let scene = items.filter { $0 != Self.syncMarksOption }.joined(separator: ",")
+            guard !scene.isEmpty else { throw .usage("\(flag) '\(text)' names no scene — use sim:SCENE,\(Self.syncMarksOption)") }
+            self = .simulated(scene, syncMarks: scene.count < parts[1].count)
         case "v4l2": self = .v4l2(parts[1])
         case "file": self = .file(parts[1])
         default:
@@ -55,13 +75,13 @@ enum SourceSpec: Equatable {
     }
 
     /// Opens the camera this source names, in the format that best meets `request`; a simulated
-    /// one with `syncMarks` marks each whole second (`SimulatedCamera.syncMarkGain`) and faces
+    /// one with sync marks marks each whole second (`SimulatedCamera.syncMarkGain`) and faces
     /// `position` (other cameras say where they face themselves).
     /// A file source with `once` ends after its last frame.
-    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing, syncMarks: Bool = false,
-                    once: Bool = false, position: DevicePosition = .back) throws -> OpenedCamera {
+    func openCamera(request: FormatRequest, seed: UInt64, pacing: SimulatedCamera.Pacing, once: Bool = false,
+                    position: DevicePosition = .back) throws -> OpenedCamera {
         switch self {
-        case .simulated(let sceneSpec):
+        case .simulated(let sceneSpec, let syncMarks):
             let scene = try SourceSpec.scene(sceneSpec)
             let choice = try OpenedCamera.choose(request, among: SimulatedCamera.formats(offering: request.size))
             let camera = try SimulatedCamera(scene: scene, format: choice.format, frameRate: choice.frameRate, seed: seed, pacing: pacing,

@@ -26,12 +26,12 @@ enum StreamCommand {
         let kilobits = try arguments.integer("bitrate", in: bitrateRange, unit: "kb/s") ?? 2500
         let capture = try CaptureFlags(&arguments, size: PixelSize(width: 1280, height: 720), realtime: true)
         let duration = try RecordCommand.duration(&arguments, frameRate: capture.frameRate)
-        let audio = try AudioFlag(&arguments)
+        let audio = try AudioFlag(&arguments, source: capture.source)
         let records = arguments.flag("record")
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         try arguments.finish()
 
-        let opened = try capture.openCamera(syncMarks: audio.wantsSyncMarks)
+        let opened = try capture.openCamera()
         if let note = opened.fallbackNote { terminal.error(note) }
         let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
         let live = LiveStreamOutput()

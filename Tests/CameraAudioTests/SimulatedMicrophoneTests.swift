@@ -17,9 +17,9 @@ struct SimulatedMicrophoneTests {
         return onsets
     }
 
-    @Test("Clicks start exactly at every whole second from 1 s and last 2 ms (96 samples)")
+    @Test("Clicks, when asked for, start exactly at every whole second from 1 s and last 2 ms (96 samples)")
     func clicksAtWholeSeconds() {
-        let microphone = SimulatedMicrophone(seed: 3)
+        let microphone = SimulatedMicrophone(seed: 3, clicks: true)
         let samples = microphone.samples(from: 0, count: 48_000 * 7 / 2)
         #expect(Self.onsets(samples) == [48_000, 96_000, 144_000])
         for start in [48_000, 96_000, 144_000] {
@@ -27,6 +27,13 @@ struct SimulatedMicrophoneTests {
             #expect(abs(samples[start + 96]) < 0.2 && abs(samples[start - 1]) < 0.2, "the click at \(start) lasts 96 samples")
         }
         #expect(microphone.sample(at: 48_000 * 3_600) == 1, "an hour in, the click is still on its sample")
+    }
+
+    @Test("Without clicks (the default) every sample stays at the tone's level, the whole seconds too")
+    func noClicksByDefault() {
+        let samples = SimulatedMicrophone(seed: 3).samples(from: 0, count: 48_000 * 7 / 2)
+        #expect(Self.onsets(samples).isEmpty)
+        #expect(samples.allSatisfy { abs($0) < 0.2 }, "peak \(samples.map(abs).max() ?? 0)")
     }
 
     @Test("The tone is 1 kHz (zero crossings over a second) at −20 dBFS within 0.5 dB, noise included")

@@ -16,7 +16,7 @@ import Testing
 struct AudioRecordingTests {
     /// The microphone's samples as chunks of at most 1 024, handed out up to each time asked for.
     struct VirtualMicrophone {
-        let microphone = SimulatedMicrophone(seed: 11)
+        let microphone = SimulatedMicrophone(seed: 11, clicks: true)
         var pulled: Int64 = 0
         /// Sample indices whose chunks are withheld, as an overrun loses them.
         var lost: Range<Int64> = 0..<0

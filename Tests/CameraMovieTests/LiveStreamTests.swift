@@ -111,7 +111,7 @@ import Testing
     /// Streams with the simulated microphone until `frames` more frames are sent.
     static func push(_ stream: LiveStreamOutput, to url: String, frames: Int) async throws {
         let events = stream.events
-        try stream.start(url: url, settings: LiveStreamOutput.Settings(bitRate: 500_000, sound: .simulated(SimulatedMicrophone())))
+        try stream.start(url: url, settings: LiveStreamOutput.Settings(bitRate: 500_000, sound: .simulated(SimulatedMicrophone(clicks: true))))
         let event = await firstEvent(of: events)
         guard case .connected = event else { throw NotConnected(event: event) }
         #expect(try await eventually(timeout: .seconds(Double(frames) / 30 * 3 + 30)) { stream.status.sentFrames >= frames }, "\(stream.status)")

@@ -424,6 +424,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ErrorCase(["meter", "--source", "v4l2:/dev/video-missing", "--frames", "1"], exit: 1,
                   ["there is no /dev/video-missing", "plug the camera in or check the path"]),
         ErrorCase(["meter", "--source", "file:clip.mp4", "--frames", "1"], exit: 1, ["file:clip.mp4", "No such file or directory"]),
+        ErrorCase(["serve", "--source", "sim:gray-card,syncmarks"], exit: 2, ["serve does not take syncmarks", "flash the viewfinder"]),
         ErrorCase(["meter", "--source", "sim:hdr=/nonexistent-dir/sky.hdr", "--frames", "1"], exit: 1, ["/nonexistent-dir/sky.hdr"]),
         ErrorCase(["scene", "render", "gray-card", "--out", "/nonexistent-dir/x.png"] + small, exit: 1, ["/nonexistent-dir/x.png"]),
         // Checked before the runs, which may take minutes, not after them.

@@ -75,12 +75,13 @@ struct RecordEndToEndTests {
         }
     }
 
-    @Test("A/V sync: each click of the simulated microphone is within one frame of the camera's flash frame, at the start and after a minute",
+    @Test("A/V sync (sim:SCENE,syncmarks): each click of the simulated microphone is within one frame of the camera's flash frame, at the start and after a minute",
           arguments: [(3, ["--realtime"]), (62, ["--no-realtime"])])
     func avSync(seconds: Int, flags: [String]) async throws {
         try await withScratchDirectory { directory in
             let library = directory.appendingPathComponent("Library").path
-            let path = try #require(try await Self.take(seconds: seconds, into: library, flags: flags).asset["path"] as? String)
+            let path = try #require(try await Self.take(seconds: seconds, into: library,
+                                                        flags: flags + ["--source", "sim:backlit-portrait,syncmarks"]).asset["path"] as? String)
             let marks = try SyncMarkReading(path: path)
             let (flashes, clicks) = (marks.flashes, marks.clicks)
             // A click at every whole second inside the take. A flash frame dropped on a loaded machine
@@ -91,6 +92,17 @@ struct RecordEndToEndTests {
             for (flash, offset) in marks.offsets {
                 #expect(offset <= 1.0 / 30, "the click nearest the flash frame at \(flash) s is \(offset) s from it")
             }
+        }
+    }
+
+    @Test("Without syncmarks (the default) a take has neither flash frames nor clicks: the simulated microphone's tone alone")
+    func noSyncMarksByDefault() async throws {
+        try await withScratchDirectory { directory in
+            let library = directory.appendingPathComponent("Library").path
+            let path = try #require(try await Self.take(seconds: 3, into: library, flags: ["--no-realtime", "--source", "sim:backlit-portrait"])
+                .asset["path"] as? String)
+            let marks = try SyncMarkReading(path: path)
+            #expect(marks.frames == 90 && marks.flashes.isEmpty && marks.clicks.isEmpty, "flashes at \(marks.flashes), clicks at \(marks.clicks)")
         }
     }
 

@@ -10,6 +10,8 @@ struct SourceSpecTests {
     @Test("Each source kind parses with its payload", arguments: [
         ("sim:backlit-portrait", SourceSpec.simulated("backlit-portrait")),
         ("sim:hdr=sky.hdr,yaw=30", .simulated("hdr=sky.hdr,yaw=30")),
+        ("sim:gray-card,syncmarks", .simulated("gray-card", syncMarks: true)),
+        ("sim:hdr=sky.hdr,syncmarks,yaw=30", .simulated("hdr=sky.hdr,yaw=30", syncMarks: true)),
         ("v4l2:/dev/video0", .v4l2("/dev/video0")),
         ("file:x.mp4", .file("x.mp4")),
         ("file:C:/videos/a:b.mp4", .file("C:/videos/a:b.mp4")),
@@ -19,9 +21,16 @@ struct SourceSpecTests {
         #expect(parsed == expected)
     }
 
-    @Test("The default source is the simulated backlit portrait")
+    @Test("The default source is the simulated backlit portrait, without sync marks")
     func defaultSource() {
         #expect(SourceSpec.defaultSpec == .simulated("backlit-portrait"))
+        #expect(!SourceSpec.defaultSpec.syncMarks && (try? SourceSpec(parsing: "sim:gray-card"))?.syncMarks == false)
+    }
+
+    @Test("syncmarks alone names no scene: a usage error showing the form")
+    func syncMarksWithoutScene() {
+        let error = cliError { try SourceSpec(parsing: "sim:syncmarks") }
+        #expect(error == .usage("--source 'sim:syncmarks' names no scene — use sim:SCENE,syncmarks"))
     }
 
     @Test("An unknown kind is a usage error naming the kind", arguments: ["usb:0", "SIM:gray-card", "http://camera"])

@@ -36,6 +36,26 @@ struct StreamEndToEndTests {
         }
     }
 
+    @Test("a file: source streams its own sound: nginx's recording of a 440 Hz clip peaks at 440 Hz, looping past the clip's end")
+    func streamsAFilesSound() async throws {
+        try await withNginxRTMP { server in
+            try await withScratchDirectory { folder in
+                let clip = try FileSourceEndToEndTests.toneClip(seconds: 2, in: folder)
+                let result = try await CameraSunBinary.run(["stream", "--to", server.url(key: "file"), "--duration", "3", "--source", "file:\(clip)",
+                                                            "--json"], timeout: 120)
+                #expect(result.exitCode == 0, "\(result)")
+                #expect(try await eventually { server.publishesEnded() >= 1 })
+                let recording = try #require(try server.recordings().first, "\(server.errorLog())")
+                let samples = try FileSourceEndToEndTests.sound(of: recording.path)
+                try #require(samples.count >= 48_000 * 5 / 2, "\(samples.count) samples")
+                for start in [12_000, samples.count - 36_000] {
+                    let peak = FileSourceEndToEndTests.peakFrequency(samples[start..<start + 24_000])
+                    #expect(abs(peak - 440) <= 5, "\(peak) Hz from sample \(start)")
+                }
+            }
+        }
+    }
+
     @Test("--record keeps the stream in the library as one movie whose pictures are the stream's own packets, with a thumbnail, verified")
     func recordsTheStream() async throws {
         try await withNginxRTMP { server in

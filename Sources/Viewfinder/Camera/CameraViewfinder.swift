@@ -36,8 +36,8 @@ public final class CameraViewfinder: Sendable {
         public var formatFallback: String?
         /// Where the photos are taken, written into their EXIF; nil leaves it out.
         public var location: GPSLocation?
-        /// The sound recorded with takes and streamed live; nil records and streams video only.
-        public var microphone: SimulatedMicrophone?
+        /// The sound recorded with takes and streamed live (the simulated microphone, a file's own); nil records and streams video only.
+        public var microphone: (any TimelineSound)?
         /// Where `/sounds/NAME` finds the user's sounds.
         public var sounds: SoundFolder
         /// The look of the preview and of takes (`serve --beauty/--lut/--watermark`); photos stay as shot.
@@ -45,7 +45,7 @@ public final class CameraViewfinder: Sendable {
 
         public init(address: ListenAddress, token: AccessToken? = nil, previewSize: PixelSize = PixelSize(width: 960, height: 540),
                     previewFrameRate: Double = 30, previewQuality: Int = 80, formatFallback: String? = nil, location: GPSLocation? = nil,
-                    microphone: SimulatedMicrophone? = nil, sounds: SoundFolder = .standard(), filters: FilterSettings = FilterSettings()) {
+                    microphone: (any TimelineSound)? = nil, sounds: SoundFolder = .standard(), filters: FilterSettings = FilterSettings()) {
             self.address = address
             self.token = token
             self.previewSize = previewSize

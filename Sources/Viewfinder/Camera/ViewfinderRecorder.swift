@@ -16,7 +16,7 @@ final class ViewfinderRecorder: Sendable {
     let output: MovieFileOutput
     private let library: PhotoLibrary
     /// The sound recorded with the pictures; nil records video only.
-    private let microphone: SimulatedMicrophone?
+    private let microphone: (any TimelineSound)?
     private let frameSize: PixelSize
     /// The look of every take (`serve`'s filters); a take's watermark text is added to it.
     private let filters: FilterSettings
@@ -35,7 +35,7 @@ final class ViewfinderRecorder: Sendable {
         }
     }
 
-    init(output: MovieFileOutput, library: PhotoLibrary, microphone: SimulatedMicrophone?, frameSize: PixelSize,
+    init(output: MovieFileOutput, library: PhotoLibrary, microphone: (any TimelineSound)?, frameSize: PixelSize,
          filters: FilterSettings = FilterSettings()) {
         self.filters = filters
         self.output = output
