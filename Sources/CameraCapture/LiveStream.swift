@@ -6,8 +6,10 @@ import Foundation
 
 /// One stream of a `LiveStreamOutput`, from `start` to its end: frames are encoded on a serial
 /// queue, the packets wait in a bounded `LiveSendQueue`, and a thread of its own sends them,
-/// connecting again with `ReconnectBackoff` when the connection is lost. The state the three
-/// share is guarded by `condition`; the encoder is used only on the encoding queue. A live
+/// connecting again with `ReconnectBackoff` when the connection is lost. A connection that takes
+/// no packet for the timeout while packets wait reads `stalled` at once, and stays so while new
+/// connections stall too; the bitrate is what the socket took over the last second. The state the
+/// three share is guarded by `condition`; the encoder is used only on the encoding queue. A live
 /// microphone is read on a thread of its own, its chunks placed on the frames' timeline
 /// (`LiveSoundTimeline`) on the encoding queue, as a take's are.
 final class LiveStream: @unchecked Sendable {
@@ -36,6 +38,9 @@ final class LiveStream: @unchecked Sendable {
     private var keyframeRequested = false
     private var handOffDrops = 0
     private var current = Status()
+    /// When the send thread began the connection or packet it is on now; nil between packets.
+    private var writingSince: ContinuousClock.Instant?
+    private var rate = LiveStreamRate()
     private var over = false
     private let started = ContinuousClock.now
     /// Seconds from start to the end, once over.
@@ -71,11 +76,20 @@ final class LiveStream: @unchecked Sendable {
     /// The status with the queue's counts, under the lock.
     private var statusNow: Status {
         var status = current
-        status.elapsed = lasted ?? (ContinuousClock.now - started).seconds
+        let now = ContinuousClock.now
+        if status.state == .live, isStalled(at: now) { status.state = .stalled }
+        status.bitRate = rate.bitsPerSecond(at: now)
+        status.elapsed = lasted ?? (now - started).seconds
         status.droppedFrames = handOffDrops + queue.droppedFrames
         (status.droppedGroups, status.queuedDuration, status.queueHighWaterBytes, status.queueHighWaterDuration) =
             (queue.droppedGroups, queue.duration, queue.highWaterBytes, queue.highWaterDuration)
         return status
+    }
+
+    /// Whether the send thread has been on one connection attempt or one packet for the timeout:
+    /// the server takes nothing while packets wait. Under the lock.
+    private func isStalled(at now: ContinuousClock.Instant) -> Bool {
+        writingSince.map { now - $0 >= .seconds(settings.timeout) } ?? false
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -218,39 +232,39 @@ final class LiveStream: @unchecked Sendable {
         guard let parameters = waitForParameters() else { return end(.stopped, event: .stopped) }
         var backoff = ReconnectBackoff(seed: UInt64.random(in: 0...UInt64.max))
         var attempt = 0
-        var firstConnected: ContinuousClock.Instant?
         while true {
-            do throws(MovieError) {
+            let lost: MovieError
+            do throws(FLVPublisher.Failure) {
+                locked { writingSince = .now }
                 let publisher = try FLVPublisher(url: url, parameters: parameters, bitRate: settings.bitRate, timeout: settings.timeout)
-                if attempt == 0 { firstConnected = .now }
-                connected(attempt: attempt)
+                connected(publisher, attempt: attempt)
                 backoff.reset()
-                try sendQueued(through: publisher)
-                try publisher.finish()
-                let error = locked { encodingError }
-                return end(error == nil ? .stopped : .failed, event: error.map { .failed($0) } ?? .stopped)
-            } catch {
-                if attempt == 0 {
-                    guard let firstConnected else { return end(.failed, event: .failed(error)) }
-                    if let refusal = refusal(lasting: ContinuousClock.now - firstConnected, error) { return end(.failed, event: .failed(refusal)) }
+                do throws(MovieError) {
+                    try sendQueued(through: publisher)
+                    try publisher.finish()
+                    let error = locked { encodingError }
+                    return end(error == nil ? .stopped : .failed, event: error.map { .failed($0) } ?? .stopped)
+                } catch {
+                    lost = error
                 }
-                let delay = backoff.next()
-                locked { (current.state, current.lastError, current.bitRate) = (.reconnecting, error.message, 0) }
-                publish(.disconnected(error, retryAfter: delay))
-                attempt += 1
-                if waitWhileRunning(seconds: delay) { return end(.stopped, event: .stopped) }
+            } catch {
+                // A first connection never made (nothing there, or the server refused the app or
+                // the key in its answer) ends the stream: the URL is wrong. Later the server is
+                // tried again, even one answering with a refusal: the publisher it still holds may
+                // be this stream's own lost connection ("Already publishing").
+                if attempt == 0 { return end(.failed, event: .failed(error.error)) }
+                lost = error.error
             }
+            let delay = backoff.next()
+            locked {
+                current.state = isStalled(at: .now) ? .stalled : .reconnecting
+                (current.lastError, writingSince) = (lost.message, nil)
+                rate.reset()
+            }
+            publish(.disconnected(lost, retryAfter: delay))
+            attempt += 1
+            if waitWhileRunning(seconds: delay) { return end(.stopped, event: .stopped) }
         }
-    }
-
-    /// The error for a first connection the server closed `lasting` after it was made, when that is
-    /// within the timeout: a server refusing the key (nginx-rtmp's `deny publish`, a CDN's wrong key)
-    /// takes the publish and closes the connection, which trying again cannot mend. Nil when the
-    /// stream had been up longer: a lost server, tried again.
-    private func refusal(lasting: Duration, _ error: MovieError) -> MovieError? {
-        guard lasting < .seconds(settings.timeout) else { return nil }
-        return MovieError("the server at \(url.host):\(url.port) closed the stream \(String(format: "%.1f", lasting.seconds)) s after it was "
-            + "published — check the app (\(url.app)) and the stream key: the server may refuse them (\(error.message))")
     }
 
     /// The stream's parameters once the first frame made the encoders; nil when it stopped before.
@@ -261,40 +275,42 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
-    /// A connection is up: a reconnection starts the queue again at a keyframe the encoder is asked for.
-    private func connected(attempt: Int) {
+    /// A connection is up: a reconnection starts the queue again at a keyframe the encoder is
+    /// asked for; the last connection's error is over.
+    private func connected(_ publisher: FLVPublisher, attempt: Int) {
         locked {
             if attempt > 0 {
                 queue.restartAtKeyframe()
                 keyframeRequested = true
                 current.reconnects += 1
             }
-            current.state = .live
+            (current.state, current.lastError, writingSince) = (.live, nil, nil)
+            rate.record(bytes: publisher.bytesSent, at: .now)
         }
         publish(.connected(attempt: attempt))
     }
 
     /// Sends packets as they come until the encoders are drained and the queue is empty.
     private func sendQueued(through publisher: FLVPublisher) throws(MovieError) {
-        var window = (start: ContinuousClock.now, bytes: publisher.bytesSent)
         while let packet = nextPacket() {
             try publisher.write(packet)
-            let now = ContinuousClock.now
-            let elapsed = (now - window.start).seconds
             let bytes = publisher.bytesSent
             locked {
                 if packet.track == .video { current.sentFrames += 1 }
-                if elapsed >= 1 { current.bitRate = Int(Double(bytes - window.bytes) * 8 / elapsed) }
+                writingSince = nil
+                rate.record(bytes: bytes, at: .now)
             }
-            if elapsed >= 1 { window = (now, bytes) }
         }
     }
 
-    /// The next packet to send, waiting for one; nil once the encoders are drained and all is sent.
+    /// The next packet to send, waiting for one, its write counted from now; nil once the
+    /// encoders are drained and all is sent.
     private func nextPacket() -> EncodedPacket? {
         locked {
             while queue.isEmpty, !encodingDone { condition.wait() }
-            return queue.pop()
+            let packet = queue.pop()
+            if packet != nil { writingSince = .now }
+            return packet
         }
     }
 
@@ -317,6 +333,8 @@ final class LiveStream: @unchecked Sendable {
         stopMicrophone()
         let (final, waiters) = locked { () -> (Status, [CheckedContinuation<Status, Never>]) in
             (over, accepting, current.state, lasted) = (true, false, state, (ContinuousClock.now - started).seconds)
+            writingSince = nil
+            rate.reset()
             if case .failed(let error) = event { current.lastError = error.message }
             defer { stopWaiters = [] }
             return (statusNow, stopWaiters)

@@ -13,18 +13,30 @@ import Foundation
 ///                                                                       ▼
 ///                        send thread ◄── LiveSendQueue (bounded: whole GOPs dropped when the link is slow)
 ///                            │ FLVPublisher: connect, header with the sequence headers, packets, trailer
-///                            └─ lost or stalled (rw_timeout) → reconnect after ReconnectBackoff's delay,
+///                            └─ lost, or stalled (nothing taken for the timeout) → reconnect after ReconnectBackoff's delay,
 ///                               the new connection starting on a forced keyframe
 /// ```
 ///
 /// `start(url:)` checks the URL and returns; the stream connects once the first frame has made the
-/// encoders. A first connection that fails ends the stream (`.failed`, with the server named and
-/// what to check); a connection lost later is tried again until `stop()`. `status` and `events`
-/// say how it goes, for a status line and `/state`.
+/// encoders. A first connection that cannot be made, or that the server refuses in its answer (the
+/// app or the stream key), ends the stream (`.failed`, with the server named and what to check); a
+/// connection lost or dropped later is tried again until `stop()`. `status` and `events` say how it
+/// goes, for a status line and `/state`.
 public final class LiveStreamOutput: CaptureOutput {
-    /// Where a stream is.
+    /// Where a stream is: the one vocabulary of `state` in `--json` and `/state`.
     public enum State: String, Sendable, Equatable {
-        case idle, connecting, live, reconnecting, stopped, failed
+        /// Not started.
+        case idle
+        /// Making the first connection.
+        case connecting
+        /// Connected, the server taking the stream.
+        case live
+        /// The server has taken nothing for the timeout while packets wait (a hung server or a dead
+        /// link); the connection is dropped and new ones tried, and the state stays until one is live.
+        case stalled
+        /// The connection was lost (closed, reset, refused); a new one is being made.
+        case reconnecting
+        case stopped, failed
     }
 
     /// A stream's progress. Its JSON form is what `camerasun stream --json` prints each second and
@@ -34,7 +46,7 @@ public final class LiveStreamOutput: CaptureOutput {
         public var state = State.idle
         /// The server's URL, its stream key masked.
         public var url: String?
-        /// Bits a second sent over the last second.
+        /// Bits a second the socket took over the last second (0 while it takes nothing).
         public var bitRate = 0
         /// Video frames sent to the server, and frames dropped: the hand-off full, a group of
         /// pictures dropped for a slow link, or frames lost while reconnecting.
@@ -49,7 +61,7 @@ public final class LiveStreamOutput: CaptureOutput {
         /// The most the send queue held: bytes, and seconds of media (the latency it added).
         public var queueHighWaterBytes = 0
         public var queueHighWaterDuration = 0.0
-        /// The last connection error.
+        /// The error that lost the last connection; nil again once a new one is live.
         public var lastError: String?
         /// Seconds since the stream was started.
         public var elapsed = 0.0

@@ -7,7 +7,11 @@ import Foundation
 /// file, error log, recordings) is in a folder of its own.
 ///
 /// Application `live` records each stream it receives (`recordings()`); application `refused`
-/// refuses every key. Start one with `withNginxRTMP`, which always stops it:
+/// refuses every key the way nginx-rtmp refuses a publish it denies: it drops the connection without
+/// an answer (after the publish, which libavformat takes as accepted). The one refusal nginx-rtmp
+/// answers is a key already in use — `onStatus` `NetStream.Publish.BadName`, level error, "Already
+/// publishing" — which `withKeyInUse` stages. `pause()` and `resume()` hang it and let it go on, as
+/// a server that stops taking data. Start one with `withNginxRTMP`, which always stops it:
 ///
 /// ```swift
 /// try await withNginxRTMP { server in
@@ -68,7 +72,7 @@ public final class NginxRTMPServer: Sendable {
         "rtmp://127.0.0.1:\(port)/live/\(key)"
     }
 
-    /// `rtmp://127.0.0.1:PORT/refused/KEY`: a publish nginx refuses (it drops the connection).
+    /// `rtmp://127.0.0.1:PORT/refused/KEY`: a publish nginx refuses by dropping the connection, without an answer.
     public func refusedURL(key: String) -> String {
         "rtmp://127.0.0.1:\(port)/refused/\(key)"
     }
@@ -119,6 +123,39 @@ public final class NginxRTMPServer: Sendable {
         state.withLock { $0.process }?.isRunning ?? false
     }
 
+    /// Stops nginx with SIGSTOP, as a hung server: its connections stay open and take nothing more
+    /// once the kernel's buffers are full, and new ones wait unanswered, until `resume()`.
+    public func pause() {
+        state.withLock { $0.process }?.signal(SIGSTOP)
+    }
+
+    /// Lets a paused nginx go on (SIGCONT).
+    public func resume() {
+        state.withLock { $0.process }?.signal(SIGCONT)
+    }
+
+    /// Runs `body` while ffmpeg publishes a test pattern to `url(key: key)`, so that nginx answers
+    /// another publish of that key with its refusal (`NetStream.Publish.BadName`, "Already
+    /// publishing"); ffmpeg is ended by its PID afterwards. Its publish counts in `publishesEnded()`.
+    public func withKeyInUse<R>(_ key: String, _ body: () async throws -> R) async throws -> R {
+        let errors = folder.appendingPathComponent("publisher-\(key).log")
+        let publisher = try SpawnedProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10",
+                                                            "-c:v", "libx264", "-g", "10", "-f", "flv", url(key: key)], errors: errors.path)
+        do {
+            let publishing = try await eventually { !publisher.isRunning || errorLog().contains("publish: name='\(key)'") }
+            guard publishing, publisher.isRunning else {
+                throw Failure(description: "ffmpeg did not publish \(key) (\(publisher.termination)): "
+                    + ((try? String(contentsOf: errors, encoding: .utf8)) ?? ""))
+            }
+            let result = try await body()
+            try await publisher.end(with: SIGTERM)
+            return result
+        } catch {
+            try? await publisher.end(with: SIGKILL)
+            throw error
+        }
+    }
+
     /// Kills nginx with SIGKILL, as a crash would: publishers' connections are cut, recordings left as they were.
     public func kill() async throws {
         try await end(with: SIGKILL)
@@ -141,8 +178,11 @@ public final class NginxRTMPServer: Sendable {
         try await end(with: SIGTERM)
     }
 
+    /// Ends nginx with `signal`, paused or not (SIGCONT lets a paused one take it).
     private func end(with signal: Int32) async throws {
-        try await state.withLock { $0.process.take() }?.end(with: signal)
+        guard let process = state.withLock({ $0.process.take() }) else { return }
+        process.signal(SIGCONT)
+        try await process.end(with: signal)
     }
 
     /// Runs nginx on `port` recording into the folder of `launch`, and waits until the port accepts

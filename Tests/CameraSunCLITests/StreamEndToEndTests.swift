@@ -151,13 +151,28 @@ struct StreamEndToEndTests {
         #expect(result.stderr.hasPrefix("camerasun: error: ") && result.stderr.contains(named), "\(result.stderr)")
     }
 
-    @Test("a key the server refuses is a runtime error saying to check the app and the key, the key masked")
+    @Test("a key the server refuses in its answer (nginx: \"Already publishing\") is a runtime error with its words and what to check, the key masked")
     func refusedKey() async throws {
         try await withNginxRTMP { server in
-            let result = try await CameraSunBinary.run(["stream", "--to", server.refusedURL(key: "secret"), "--duration", "20"] + Self.small,
+            try await server.withKeyInUse("secret") {
+                let result = try await CameraSunBinary.run(["stream", "--to", server.url(key: "secret"), "--duration", "20"] + Self.small,
+                                                           timeout: 120)
+                #expect(result.exitCode == 1, "\(result)")
+                #expect(result.stderr.contains("\"Already publishing\" — check the app (live) and the stream key"), "\(result.stderr)")
+                #expect(!result.stderr.contains("secret"), "\(result.stderr)")
+            }
+        }
+    }
+
+    @Test("a server dropping the publisher without an answer is tried again: --duration 8 --json ends stopped, reconnected, exit 0")
+    func droppedWithoutAnswer() async throws {
+        try await withNginxRTMP { server in
+            let result = try await CameraSunBinary.run(["stream", "--to", server.refusedURL(key: "cam1"), "--duration", "8", "--json"] + Self.small,
                                                        timeout: 120)
-            #expect(result.exitCode == 1, "\(result)")
-            #expect(result.stderr.contains("check the app (refused) and the stream key") && !result.stderr.contains("secret"), "\(result.stderr)")
+            #expect(result.exitCode == 0, "\(result)")
+            let line = try #require(result.stdoutLines.last, "\(result)")
+            let final = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(final["state"] as? String == "stopped" && (final["reconnects"] as? Int ?? 0) >= 1, "\(result.stdout)")
         }
     }
 

@@ -8,8 +8,8 @@ extension ViewfinderPage {
     /// camera cannot be streamed (`live` null). A state the page has no words for is shown as the
     /// server names it.
     static let liveScript = #"""
-          const LIVE_RUNNING = ['connecting', 'live', 'reconnecting'];
-          const liveText = {connecting: text.liveConnecting, live: text.liveOn, reconnecting: text.liveReconnecting, stopped: text.liveStopped};
+          const LIVE_RUNNING = ['connecting', 'live', 'stalled', 'reconnecting'];
+          const liveText = {connecting: text.liveConnecting, live: text.liveOn, stalled: text.liveStalled, reconnecting: text.liveReconnecting, stopped: text.liveStopped};
           let streaming = false;           // whether a stream runs, as last known
           let liveBusy = false;            // a start or stop is in flight
 

@@ -95,6 +95,7 @@ extension ViewfinderPage {
         "liveNeedsURL": Phrase(en: "Enter the server's rtmp:// URL with the stream key first", zh: "请先输入含串流密钥的 rtmp:// 推流地址"),
         "liveConnecting": Phrase(en: "Connecting", zh: "连接中"),
         "liveOn": Phrase(en: "● LIVE", zh: "● 直播中"),
+        "liveStalled": Phrase(en: "Stalled — the server takes nothing", zh: "卡住了——服务器未接收数据"),
         "liveReconnecting": Phrase(en: "Reconnecting", zh: "重新连接中"),
         "liveStopped": Phrase(en: "Ended", zh: "已结束"),
         "liveFailed": Phrase(en: "Live stream failed", zh: "直播失败"),

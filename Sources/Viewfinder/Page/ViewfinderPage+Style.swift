@@ -146,7 +146,7 @@ extension ViewfinderPage {
         #liveURL { flex: 1 1 14em; min-width: 10em; font: inherit; }
         #liveStatus { font-variant-numeric: tabular-nums; align-self: center; }
         #liveStatus[data-state="live"] { color: #ff5a52; }
-        #liveStatus[data-state="failed"], #liveStatus[data-state="reconnecting"] { color: #ffcf5a; }
+        #liveStatus[data-state="failed"], #liveStatus[data-state="stalled"], #liveStatus[data-state="reconnecting"] { color: #ffcf5a; }
         #recordStatus { position: absolute; left: 10px; top: 10px; pointer-events: none; font-variant-numeric: tabular-nums;
           background: rgba(0, 0, 0, 0.55); border-radius: 8px; padding: 2px 8px; color: #fff; }
         #library { position: fixed; inset: 8vh 10vw; overflow: auto; padding: 16px; border-radius: 14px; background: rgba(12, 12, 14, 0.94);
