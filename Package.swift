@@ -22,6 +22,7 @@ let package = Package(
             name: "CSQLite3", path: "Sources/CSQLite3",
             pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -40,7 +41,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .target(name: "CameraSystem"),
+        .target(name: "CameraSystem", dependencies: ["CMalloc"]),
         .target(name: "CameraCore"),
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),

@@ -2,6 +2,7 @@ import CameraAudio
 import CameraCapture
 import CameraCore
 import CameraMovie
+import CameraSystem
 import Foundation
 import HTTPServer
 import PhotoLibrary
@@ -71,6 +72,12 @@ enum ServeCommand {
         try await Interrupt.runUntilSignalled(finishing: "stopping the viewfinder and saving any take", terminal: terminal) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await viewfinder.run() }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: FreeMemory.trimInterval)
+                        FreeMemory.release()
+                    }
+                }
                 group.addTask {
                     try await viewfinder.firstFrame()
                     terminal.print("viewfinder: \(viewfinder.url)")
