@@ -4,7 +4,7 @@ import Foundation
 /// over the input domain, red varying fastest.
 ///
 /// The parser reads `TITLE`, `LUT_3D_SIZE` (2…256, the limit on a table's size: 256³ entries are
-/// 268 MB here and 134 MB in a `LUTFilter`), `DOMAIN_MIN`/`DOMAIN_MAX` (and Resolve's
+/// 268 MB here and 67 MB in a `LUTFilter`), `DOMAIN_MIN`/`DOMAIN_MAX` (and Resolve's
 /// `LUT_3D_INPUT_RANGE`), `#` comments and blank lines. Every error names the file, the line and
 /// what is wrong, so a user can fix the file rather than guess.
 public struct CubeLUT: Sendable, Equatable {

@@ -33,14 +33,15 @@ enum Optics {
                 for channel in 0..<3 { lit.samples[i * 3 + channel] += added }
             }
         }
+        // A byte per pixel: the index of its blur level (nine of them).
         let level = scene.depth.map { depth in
-            nearestLevel(blurRadius(depth: depth, lensPosition: lensPosition, width: scene.width))
+            UInt8(nearestLevel(blurRadius(depth: depth, lensPosition: lensPosition, width: scene.width)))
         }
         let usedLevels = Set(level).sorted()
         guard usedLevels != [0] else { return lit }
         var result = lit
         for levelIndex in usedLevels where levelIndex != 0 {
-            let blurred = boxBlur(lit, radius: blurLevels[levelIndex])
+            let blurred = boxBlur(lit, radius: blurLevels[Int(levelIndex)])
             for i in level.indices where level[i] == levelIndex {
                 for channel in 0..<3 { result.samples[i * 3 + channel] = blurred.samples[i * 3 + channel] }
             }
@@ -96,34 +97,37 @@ enum Optics {
         return best
     }
 
-    /// A separable box blur of `radius` pixels (window 2r+1), edges clamped.
+    /// A separable box blur of `radius` pixels (window 2r+1), edges clamped: one copy of the image,
+    /// blurred along rows and then columns in place through one line of scratch.
     static func boxBlur(_ image: RadianceImage, radius: Int) -> RadianceImage {
-        let horizontal = blurPass(image, radius: radius, alongRows: true)
-        return blurPass(horizontal, radius: radius, alongRows: false)
-    }
-
-    private static func blurPass(_ image: RadianceImage, radius: Int, alongRows: Bool) -> RadianceImage {
         var output = image
-        let (lines, length) = alongRows ? (image.height, image.width) : (image.width, image.height)
-        let stride = alongRows ? 3 : image.width * 3
-        let window = Double(2 * radius + 1)
-        image.samples.withUnsafeBufferPointer { input in
-            output.samples.withUnsafeMutableBufferPointer { out in
-                for line in 0..<lines {
-                    let start = alongRows ? line * image.width * 3 : line * 3
-                    for channel in 0..<3 {
-                        func value(_ i: Int) -> Double { Double(input[start + min(max(i, 0), length - 1) * stride + channel]) }
-                        // Double: a running sum that passes the sun must not leave error in the shadows.
-                        var sum = 0.0
-                        for i in -radius...radius { sum += value(i) }
-                        for i in 0..<length {
-                            out[start + i * stride + channel] = Float(sum / window)
-                            sum += value(i + radius + 1) - value(i - radius)
-                        }
-                    }
+        let (width, height) = (image.width, image.height)
+        var line = [Float](repeating: 0, count: max(width, height))
+        output.samples.withUnsafeMutableBufferPointer { samples in
+            line.withUnsafeMutableBufferPointer { line in
+                for row in 0..<height {
+                    for channel in 0..<3 { blur(samples, from: row * width * 3 + channel, stride: 3, length: width, radius: radius, line: line) }
+                }
+                for column in 0..<width {
+                    for channel in 0..<3 { blur(samples, from: column * 3 + channel, stride: width * 3, length: height, radius: radius, line: line) }
                 }
             }
         }
         return output
+    }
+
+    /// Box-blurs in place the `length` samples `stride` apart from `start`, read first into `line`.
+    private static func blur(_ samples: UnsafeMutableBufferPointer<Float>, from start: Int, stride: Int, length: Int, radius: Int,
+                             line: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<length { line[i] = samples[start + i * stride] }
+        func value(_ i: Int) -> Double { Double(line[min(max(i, 0), length - 1)]) }
+        let window = Double(2 * radius + 1)
+        // Double: a running sum that passes the sun must not leave error in the shadows.
+        var sum = 0.0
+        for i in -radius...radius { sum += value(i) }
+        for i in 0..<length {
+            samples[start + i * stride] = Float(sum / window)
+            sum += value(i + radius + 1) - value(i - radius)
+        }
     }
 }

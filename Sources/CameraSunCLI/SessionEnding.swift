@@ -18,14 +18,15 @@ enum SessionEnding {
         return nil
     }
 
-    /// Runs `body` until it returns or the session ends: an end returns, a failure throws it.
+    /// Runs `body` until it returns or the session ends: an end returns, a failure throws its
+    /// `CaptureError`, so a caller can tell the source's failure from its own.
     static func run(_ body: @escaping @Sendable () async throws -> Void, endingWith events: AsyncStream<SessionEvent>) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await body() }
             group.addTask {
                 switch await first(of: events) {
                 case .ended: return
-                case .failed(let error): throw CLIError.runtime("\(error)")
+                case .failed(let error): throw error
                 case nil: throw CancellationError()
                 }
             }

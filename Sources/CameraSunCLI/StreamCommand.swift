@@ -67,7 +67,8 @@ enum StreamCommand {
             failure = error
         }
         let final = await live.stop()
-        let saved = if let take { try await take.output.stopRecording() } else { nil as MovieRecording.Saved? }
+        let reason: MovieRecording.StopReason = failure is CaptureError ? .sourceFailed : .stopped
+        let saved = if let take { try await take.output.stopRecording(reason: reason) } else { nil as MovieRecording.Saved? }
         await session.stop()
         if onTerminal { terminal.print("") }
         if let take, let saved {

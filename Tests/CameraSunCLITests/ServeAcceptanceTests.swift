@@ -28,10 +28,27 @@ struct ServeAcceptanceTests {
         print(run.transcript)
         #expect(run.finished, "viewfinder_test.py did not finish within \(Self.browserTimeout) s")
         #expect(run.status == 0, "viewfinder_test.py failed:\n\(run.transcript)")
-        #expect(run.transcript.contains("13 passed, 0 failed"), "\(run.transcript)")
+        #expect(run.transcript.contains("14 passed, 0 failed"), "\(run.transcript)")
         for screenshot in ["01-loaded.png", "02-ev-plus-2.png", "03-tap.png", "04-locked.png", "05-photo.png", "06-overlays.png", "11-recording.png",
                            "12-library-movie.png"] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appendingPathComponent(screenshot).path), "\(screenshot) not saved")
+        }
+        #expect(try await server.interrupt() == 0)
+    }
+
+    @Test("With two cameras the page keeps the picture-in-picture clear at four window sizes and mirrors the front camera's outline")
+    func browserWithTwoCameras() async throws {
+        let python = Self.root.appendingPathComponent(".venv-browser/bin/python")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "\(python.path) is missing — run make deps")
+        let server = try await ServeProcess.start(binary: ServeProcess.releaseBinary, ["--source2", "sim:backlit-portrait"])
+        let artifacts = Self.root.appendingPathComponent(".build/artifacts/browser")
+        let run = try await onOwnThread {
+            try Self.runBrowserTest(python: python, url: server.url, artifacts: artifacts, options: ["--only", "two cameras"])
+        }
+        print(run.transcript)
+        #expect(run.finished && run.status == 0, "viewfinder_test.py failed:\n\(run.transcript)")
+        for check in ["two cameras: the layout at four window sizes", "two cameras: the mirrored front camera's subject outline"] {
+            #expect(run.transcript.contains("ok   \(check)"), "\(check) did not pass:\n\(run.transcript)")
         }
         #expect(try await server.interrupt() == 0)
     }
@@ -79,12 +96,12 @@ extension ServeAcceptanceTests {
         let transcript: String
     }
 
-    /// Runs `viewfinder_test.py` against `url` (at most `browserTimeout` seconds; each of its checks
-    /// waits 15 s at most and the whole run takes about 30 s).
-    static func runBrowserTest(python: URL, url: String, artifacts: URL) throws -> BrowserRun {
+    /// Runs `viewfinder_test.py` against `url` with `options` (at most `browserTimeout` seconds; each
+    /// of its checks waits 15 s at most and the whole run takes about 30 s).
+    static func runBrowserTest(python: URL, url: String, artifacts: URL, options: [String] = []) throws -> BrowserRun {
         let process = Process()
         process.executableURL = python
-        process.arguments = ["Tests/Browser/viewfinder_test.py", "--artifacts", artifacts.path, url]
+        process.arguments = ["Tests/Browser/viewfinder_test.py", "--artifacts", artifacts.path] + options + [url]
         process.currentDirectoryURL = root
         let output = artifacts.appendingPathComponent("transcript.txt")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)

@@ -25,7 +25,7 @@ extension ServerTests {
             let off = try await camera.json("POST", "/api/raw", #"{"on":false}"#)
             #expect(off.status == 200 && (off.object["raw"] as? [String: Any])?["on"] as? Bool == false)
             let photo = try await camera.json("POST", "/api/photo", #"{"raw":true}"#)
-            #expect(photo.status == 503 && photo.error.contains("format bgra8 is not raw"), "\(photo.object)")
+            #expect(photo.status == 409 && photo.error.contains("format bgra8 is not raw"), "\(photo.object)")
             await camera.stop()
         }
 

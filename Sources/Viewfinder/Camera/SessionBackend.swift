@@ -109,8 +109,9 @@ public final class SessionBackend: ViewfinderBackend {
         case .saved(let saved):
             return try Self.encoder.encode(LibraryEntry(saved.asset, flash: PhotoFlashEntry(saved.flash)))
         case .notTaken(let error):
-            // Settings the camera cannot do are the request's mistake; anything else the camera's.
-            let status = if case .unsupported = error { HTTPStatus.badRequest } else { HTTPStatus(rawValue: 503) }
+            // Settings this camera cannot do now conflict with it (as `/api/raw` on a camera that is
+            // not raw); anything else is the camera's failure.
+            let status = if case .unsupported = error { HTTPStatus.conflict } else { HTTPStatus(rawValue: 503) }
             throw HTTPError(status, "the photo was not taken: \(error)")
         case .notSaved(let error, let rescue):
             let kept = switch rescue {
