@@ -1,4 +1,5 @@
 import CameraCore
+import CameraSystem
 
 /// The `camerasun` command: reads the command name, runs it, and turns errors into the
 /// one-line message and exit code of CLI.md.
@@ -8,6 +9,7 @@ public enum CommandLineTool {
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String]) async -> Int32 {
+        FreeMemory.mapLargeBlocks()
         let terminal = Terminal()
         do {
             try await dispatch(arguments, terminal: terminal)
