@@ -88,13 +88,11 @@ final class SoundTrackDecoder {
                 try take(try resample(frame))
             }
             if draining { break }
-            let read = av_read_frame(input, packet)
-            if read == cff_error_eof() {
+            guard try readPacket(from: input, into: packet, path: path) else {
                 try decoder.send(nil)
                 draining = true
                 continue
             }
-            guard read >= 0 else { throw .ffmpeg("reading \(path)", read, advice: "the file is damaged") }
             defer { av_packet_unref(packet) }
             if packet.pointee.stream_index == video.pointee.index {
                 let stamp = packet.pointee.pts == cff_no_pts() ? packet.pointee.dts : packet.pointee.pts

@@ -121,13 +121,11 @@ public final class VideoFileReader {
     /// Hands the decoder the stream's next packet, or the end of the stream.
     private func feed() throws(MovieError) {
         while true {
-            let read = av_read_frame(input, packet)
-            if read == cff_error_eof() {
+            guard try readPacket(from: input, into: packet, path: path) else {
                 try decoder.send(nil)
                 draining = true
                 return
             }
-            guard read >= 0 else { throw .ffmpeg("reading \(path)", read, advice: "the file is damaged") }
             defer { av_packet_unref(packet) }
             if packet.pointee.stream_index == stream.pointee.index {
                 try decoder.send(packet)

@@ -6,9 +6,10 @@ internal import CMalloc
 /// their peak: a `serve` taking photos, takes and a stream for 30 minutes climbed from 284 to 344 MB
 /// in steps at its busiest moments while its live heap stayed at 88–91 MB (heaptrack). Blocks from
 /// `mappedBlockSize` up (a frame's planes and images) are given their own mapping, returned when
-/// freed: after eight takes the same `serve` held 150–165 MB, not 291 MB, at about 9,000 page faults
+/// freed: with a viewer and a take, `serve` held 154 MB, not 232–267 MB, at about 10,000 page faults
 /// a second for the frames mapped afresh. `release()` hands back the free pages of what the arenas
-/// still hold (after three takes, 274 MB fell to 194 MB).
+/// still hold (after three takes, 274 MB fell to 194 MB). With both, the 30-minute soak's memory
+/// held at 191–195 MB between takes (BENCHMARKS.md).
 public enum FreeMemory {
     /// The smallest block that gets a mapping of its own, bytes.
     public static let mappedBlockSize: Int32 = 1 << 20
