@@ -40,6 +40,12 @@ public struct DeviceCapabilities: Sendable, Hashable {
         self.analogueGainStep = analogueGainStep
     }
 
+    /// Whether the sensor's exposure can be set at all: false for a video file, whose exposure is
+    /// the file's.
+    public var exposureIsSettable: Bool {
+        exposureDuration.lowerBound < exposureDuration.upperBound || analogueGain.lowerBound < analogueGain.upperBound
+    }
+
     /// ISO speeds matching the analogue gain range.
     public var iso: ClosedRange<Double> {
         (analogueGain.lowerBound * baseISO)...(analogueGain.upperBound * baseISO)

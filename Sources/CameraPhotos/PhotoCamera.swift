@@ -36,14 +36,6 @@ public struct PhotoCamera: Sendable {
         }
     }
 
-    /// What `waitForExposure` saw.
-    public struct ExposureWait: Sendable {
-        /// The last frame seen: the first settled one, or the one current at the deadline.
-        public let frame: CapturedFrame
-        /// False when the exposure had not settled by the deadline.
-        public let settled: Bool
-    }
-
     public let camera: any CaptureDevice
     public let settings: Settings
     public let session: CaptureSession
@@ -76,29 +68,9 @@ public struct PhotoCamera: Sendable {
     }
 
     /// Waits until the frames have the exposure the photos are meant to have (`isSettled`): at most
-    /// `frameLimit` frames — auto-exposure converges in frames, however long each takes to come —
-    /// and at most `limit` of wall-clock time. Nil when no frame at all arrived in that time.
+    /// `frameLimit` frames and at most `limit` of wall-clock time (`ExposureWait`).
     public func waitForExposure(frames frameLimit: Int = exposureFrames, within limit: Duration = exposureWait) async -> ExposureWait? {
-        let frames = frames.frames
-        let watcher = Task { [self] () -> ExposureWait? in
-            var end: UInt64?, last: CapturedFrame?
-            // The loop ends with nil when the deadline cancels this task.
-            for await frame in frames {
-                if isSettled(frame) { return ExposureWait(frame: frame, settled: true) }
-                last = frame
-                // Counted by sequence number: frames the watcher was too slow to see count too.
-                let limit = end ?? frame.sequenceNumber + UInt64(frameLimit)
-                if frame.sequenceNumber >= limit { break }
-                end = limit
-            }
-            return last.map { ExposureWait(frame: $0, settled: false) }
-        }
-        let deadline = Task {
-            try await Task.sleep(for: limit)
-            watcher.cancel()
-        }
-        defer { deadline.cancel() }
-        return await watcher.value
+        await ExposureWait.first(in: frames, frames: frameLimit, within: limit) { [self] in isSettled($0) }
     }
 
     /// Whether `frame` was taken as the photos should be: auto-exposure and white balance no longer

@@ -72,7 +72,7 @@ enum PhotoCommand {
 
     /// The first frame exposed as the photos will be, or the last one seen when auto-exposure was
     /// still searching after `PhotoCamera.exposureFrames`; an error when no frame came at all.
-    static func exposure(of running: PhotoCamera) async throws(CLIError) -> PhotoCamera.ExposureWait {
+    static func exposure(of running: PhotoCamera) async throws(CLIError) -> ExposureWait {
         guard let wait = await running.waitForExposure() else {
             let camera = running.camera
             throw .runtime("no frame from \(camera.localizedName) within \(PhotoCamera.exposureWait.seconds) s — "
@@ -97,7 +97,7 @@ enum PhotoCommand {
     }
 
     /// The exposure the photos start from (not with `--json`); a warning on stderr when it never settled.
-    private static func report(_ wait: PhotoCamera.ExposureWait, camera: any CaptureDevice, options: PhotoOptions, terminal: Terminal) {
+    private static func report(_ wait: ExposureWait, camera: any CaptureDevice, options: PhotoOptions, terminal: Terminal) {
         let metadata = wait.frame.metadata
         if !wait.settled {
             terminal.error("camerasun: warning: the exposure had not settled after \(PhotoCamera.exposureFrames) frames "

@@ -48,13 +48,13 @@ enum RecordCommand {
         let opened = try capture.openCamera()
         if let note = opened.fallbackNote { terminal.error(note) }
         let events = movie.events
-        let session = CaptureSession()
+        let session = CaptureSession(), watcher = VideoDataOutput()
         try await session.configure { config in
             try config.add(DeviceInput(opened.device))
             try config.add(movie)
+            try config.add(watcher)
         }
         let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
-        try take.start(limits: limits, encoder: encoder, sound: sound, filters: chain)
         let ending = session.events()
         try await session.start()
         let live = terminal.stdoutIsTTY && !json
@@ -63,7 +63,11 @@ enum RecordCommand {
         }
         let (saved, failure): (MovieRecording.Saved, CaptureError?)
         do {
-            (saved, failure) = try await record(movie, events: events, ending: ending, live: live, terminal: terminal)
+            (saved, failure) = try await record(movie, events: events, ending: ending, live: live, terminal: terminal) {
+                await SettledStart.wait(on: watcher, for: opened.device)
+                try Task.checkCancellation()
+                try take.start(limits: limits, encoder: encoder, sound: sound, filters: chain)
+            }
         } catch {
             await session.stop()
             throw error
@@ -121,15 +125,17 @@ enum RecordCommand {
         }
     }
 
-    /// Waits for the take to end by a limit, or ends it at a signal or when the camera ends (a file
-    /// played once) or fails (`sourceFailed`, with the failure), saving what it recorded; a
-    /// progress line meanwhile.
+    /// Begins the take (`begin`), then waits for it to end by a limit, or ends it at a signal or
+    /// when the camera ends (a file played once) or fails (`sourceFailed`, with the failure),
+    /// saving what it recorded; a progress line meanwhile.
     private static func record(_ movie: MovieFileOutput, events: AsyncStream<MovieFileOutput.Event>, ending: AsyncStream<SessionEvent>,
-                               live: Bool, terminal: Terminal) async throws -> (MovieRecording.Saved, CaptureError?) {
+                               live: Bool, terminal: Terminal,
+                               begin: @escaping @Sendable () async throws -> Void) async throws -> (MovieRecording.Saved, CaptureError?) {
         typealias Ended = (event: MovieFileOutput.Event, failure: CaptureError?)
         let outcome = try await Interrupt.runUntilSignalled(finishing: "saving the take",
                                                             terminal: terminal) { () async throws -> Ended? in
-            try await withThrowingTaskGroup(of: Ended?.self) { group in
+            try await begin()
+            return try await withThrowingTaskGroup(of: Ended?.self) { group in
                 group.addTask {
                     for await event in events {
                         if case .started = event { continue }
@@ -161,6 +167,8 @@ enum RecordCommand {
             }
         }
         switch outcome {
+        case .signalled where !movie.status.isRecording:
+            throw CLIError.runtime("stopped while the exposure settled, before the take began — nothing was recorded")
         case .signalled(let signal): return (try await movie.stopRecording(reason: signal == .interrupt ? .interrupted : .signal), nil)
         case .finished((.finished(let saved), let failure)?): return (saved, failure)
         case .finished((.failed(let error), _)?): throw CLIError.runtime("\(error)")

@@ -31,24 +31,24 @@ enum StreamCommand {
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         try arguments.finish()
 
-        let opened = try capture.openCamera()
-        if let note = opened.fallbackNote { terminal.error(note) }
-        let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
-        let live = LiveStreamOutput()
         do {
-            try live.start(url: url, settings: LiveStreamOutput.Settings(bitRate: kilobits * 1000, encoder: encoder.name,
-                                                                          sound: audio.sound(seed: capture.seed)))
+            _ = try LiveStreamURL(url)
         } catch {
             throw CLIError.usage("--to: \(error)")
         }
+        let opened = try capture.openCamera()
+        if let note = opened.fallbackNote { terminal.error(note) }
+        let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
+        let live = LiveStreamOutput(), watcher = VideoDataOutput()
+        let settings = LiveStreamOutput.Settings(bitRate: kilobits * 1000, encoder: encoder.name, sound: audio.sound(seed: capture.seed))
         let take = try records ? recorder(directory) : nil
         let session = CaptureSession()
         try await session.configure { config in
             try config.add(DeviceInput(opened.device))
             try config.add(live)
+            try config.add(watcher)
             if let take { try config.add(take.output) }
         }
-        try take?.take.start(limits: MovieRecording.Limits(), sharingEncodeOf: live)
         let ending = session.events()
         let events = live.events
         try await session.start()
@@ -58,6 +58,10 @@ enum StreamCommand {
         do {
             let finishing = records ? "closing the stream and saving its take" : "closing the stream"
             _ = try await Interrupt.runUntilSignalled(finishing: finishing, terminal: terminal) {
+                await SettledStart.wait(on: watcher, for: opened.device)
+                try Task.checkCancellation()
+                try live.start(url: url, settings: settings)
+                try take?.take.start(limits: MovieRecording.Limits(), sharingEncodeOf: live)
                 try await SessionEnding.run({ try await report(live, events: events, until: duration, json: json, onTerminal: onTerminal,
                                                                terminal: terminal) },
                                             endingWith: ending)
@@ -68,7 +72,7 @@ enum StreamCommand {
         }
         let final = await live.stop()
         let reason: MovieRecording.StopReason = failure is CaptureError ? .sourceFailed : .stopped
-        let saved = if let take { try await take.output.stopRecording(reason: reason) } else { nil as MovieRecording.Saved? }
+        let saved = if let take, take.output.status.isRecording { try await take.output.stopRecording(reason: reason) } else { nil as MovieRecording.Saved? }
         await session.stop()
         if onTerminal { terminal.print("") }
         if let take, let saved {
