@@ -75,9 +75,12 @@ public final class MovieFileWriter {
     /// placed, or (once finished) after the last frame.
     public var audioDroppedFrames: Int64 { encoders?.audio?.droppedFrames ?? 0 }
 
-    /// Encodes `frame` and writes what the encoders have ready.
+    /// Encodes `frame` and writes what the encoders have ready. The second frame is a keyframe, so
+    /// the first fragment — the first frame alone — reaches the disk as soon as the encoder hands it
+    /// over, not a second later: a take is on the disk from its start.
     public func append(_ frame: Frame) throws(MovieError) {
-        try ownEncoders().append(frame) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
+        let encoders = try ownEncoders()
+        try encoders.append(frame, keyframe: encoders.frames == 1) { (packet, track) throws(MovieError) in try muxer.write(packet, to: track) }
     }
 
     /// Places `chunk` on the file's timeline and writes the audio the video has reached; a

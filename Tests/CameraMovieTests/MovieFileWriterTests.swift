@@ -32,7 +32,8 @@ struct MovieFileWriterTests {
             #expect(abs(probe.duration - 3) <= 1.0 / 30)
             #expect(try FFprobe.decodeErrors(of: path) == "")
             let validation = try MovieValidation.check(path)
-            #expect(validation.frames == 90 && !validation.hasAudio && validation.lastGroupFrames == 30, "\(validation)")
+            // Keyframes at frames 0 and 1 (the first fragment, one frame), then a second apart: 31, 61.
+            #expect(validation.frames == 90 && !validation.hasAudio && validation.lastGroupFrames == 29, "\(validation)")
             #expect(abs(validation.duration - 3) < 1e-6, "\(validation.duration)")
         }
     }
@@ -47,6 +48,20 @@ struct MovieFileWriterTests {
             let moov = try #require(data.firstRange(of: Data("moov".utf8)))
             let firstFragment = try #require(data.firstRange(of: Data("moof".utf8)))
             #expect(moov.lowerBound < firstFragment.lowerBound)
+        }
+    }
+
+    @Test("The first fragment is the first frame alone: on the disk, index and all, before the camera's first half second is")
+    func theFirstFrameReachesTheDiskAtOnce() async throws {
+        try await withTemporaryFile { path in
+            let camera = try recordingCamera(.grayCard, .bgra8)
+            let writer = try MovieFileWriter(path: path, size: recordingSize, frameRate: 30)
+            for _ in 0..<15 { try writer.append(try await camera.nextFrame()) }
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(writer.bytesWritten > 0 && data.firstRange(of: Data("moov".utf8)) != nil && data.firstRange(of: Data("moof".utf8)) != nil,
+                    "\(writer.bytesWritten) bytes after 15 frames")
+            _ = try writer.finish()
+            #expect(try FFprobe.decodeErrors(of: path) == "")
         }
     }
 
