@@ -13,15 +13,13 @@ public func runTool(_ path: String, _ arguments: [String]) throws -> (status: In
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let errorData = Locked(Data())
-    let errorsRead = DispatchSemaphore(value: 0)
+    let errorData = Condition<Data?>(nil)
     Thread {
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         errorData.withLock { $0 = data }
-        errorsRead.signal()
     }.start()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    errorsRead.wait()
+    let errorBytes = errorData.wait { data in data.map { .done($0) } ?? .waitForChange(until: nil) }
     process.waitUntilExit()
-    return (process.terminationStatus, outputData, String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    return (process.terminationStatus, outputData, String(decoding: errorBytes, as: UTF8.self))
 }

@@ -20,17 +20,16 @@ public final class ThrottlingProxy: Sendable {
     private let cap: Atomic<Int>
     private let forwarded = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
-    /// Each thread enters it while it runs: `stop()` waits on it.
-    private let threads = DispatchGroup()
-    /// Guards `State`; a throttled thread waits on it until its bytes are due, the cap changes or
-    /// the proxy stops.
-    private let condition = NSCondition()
-    nonisolated(unsafe) private var state = State()
+    /// The proxy's threads, sockets and stop; a throttled thread waits on it until its bytes are
+    /// due, the cap changes or the proxy stops, and `stop()` until every thread has ended.
+    private let state = Condition(State())
 
     private struct State {
         var stopped = false
         /// The sockets of connections being forwarded.
         var sockets: Set<Int32> = []
+        /// Threads started and not yet ended.
+        var threads = 0
     }
 
     /// The receive buffer of accepted connections: the bytes a sender can have in flight before it
@@ -61,37 +60,33 @@ public final class ThrottlingProxy: Sendable {
         get { cap.load(ordering: .relaxed) }
         set {
             precondition(newValue >= 0, "a ThrottlingProxy's cap is bytes per second, 0 or more; got \(newValue)")
-            condition.lock()
-            cap.store(newValue, ordering: .relaxed)
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { _ in cap.store(newValue, ordering: .relaxed) }
         }
     }
 
     /// Closes the listening socket and every connection, and returns once every thread has ended.
     public func stop() async {
         let first = shutDown()
-        await onOwnThread { self.threads.wait() }
+        await onOwnThread { self.state.wait { $0.threads == 0 ? .done(()) : .waitForChange(until: nil) } }
         if first { close(listener) }
     }
 
     /// Marks the proxy stopped, shuts its sockets down and wakes throttled threads; false when it was already stopped.
     private func shutDown() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let first = !state.stopped
-        state.stopped = true
-        if first { shutdown(listener, Int32(SHUT_RDWR)) }
-        for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
-        condition.broadcast()
-        return first
+        state.withLock { state in
+            let first = !state.stopped
+            state.stopped = true
+            if first { shutdown(listener, Int32(SHUT_RDWR)) }
+            for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+            return first
+        }
     }
 
     private func start(_ work: @escaping @Sendable () -> Void) {
-        threads.enter()
+        state.withLock { $0.threads += 1 }
         Thread {
             work()
-            self.threads.leave()
+            self.state.withLock { $0.threads -= 1 }
         }.start()
     }
 
@@ -136,20 +131,18 @@ public final class ThrottlingProxy: Sendable {
 
     /// Adds a connection's sockets to those `stop()` shuts down; false (and closes them) once stopped.
     private func register(_ sockets: [Int32]) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !state.stopped else {
-            sockets.forEach { close($0) }
-            return false
+        state.withLock { state in
+            guard !state.stopped else {
+                sockets.forEach { close($0) }
+                return false
+            }
+            state.sockets.formUnion(sockets)
+            return true
         }
-        state.sockets.formUnion(sockets)
-        return true
     }
 
     private func unregister(_ sockets: [Int32]) {
-        condition.lock()
-        state.sockets.subtract(sockets)
-        condition.unlock()
+        state.withLock { $0.sockets.subtract(sockets) }
         sockets.forEach { close($0) }
     }
 
@@ -161,21 +154,18 @@ public final class ThrottlingProxy: Sendable {
 
         /// Waits until `count` bytes are due; false when the proxy stopped meanwhile.
         mutating func take(_ count: Int, proxy: ThrottlingProxy) -> Bool {
-            proxy.condition.lock()
-            defer { proxy.condition.unlock() }
-            while !proxy.state.stopped {
+            proxy.state.wait { state in
+                guard !state.stopped else { return .done(false) }
                 let rate = Double(proxy.cap.load(ordering: .relaxed))
                 let now = ContinuousClock.now
                 tokens = min(max(rate / 10, Double(count)), tokens + rate * (now - refilled).seconds)
                 refilled = now
                 if tokens >= Double(count) {
                     tokens -= Double(count)
-                    return true
+                    return .done(true)
                 }
-                let wait = rate > 0 ? (Double(count) - tokens) / rate : 3600
-                _ = proxy.condition.wait(until: Date(timeIntervalSinceNow: wait))
+                return .waitForChange(until: now + .seconds(rate > 0 ? (Double(count) - tokens) / rate : 3600))
             }
-            return false
         }
     }
 }

@@ -1,6 +1,5 @@
 import CameraCapture
 import CameraCore
-import Dispatch
 import Foundation
 
 /// A stream's one reader thread and its hand-off to `nextFrame`: the thread lives from
@@ -32,9 +31,8 @@ final class V4L2FrameReader: Sendable {
         var stopped: CaptureError?
     }
 
-    private let state = Locked(State())
-    /// Signalled once per `next()` and by `stop()`: what the idle thread waits on.
-    private let demand = DispatchSemaphore(value: 0)
+    /// What the idle thread waits on: a `next()` waiting, or the reader stopped.
+    private let state = Condition(State())
 
     /// Starts the thread named `name` (the kernel keeps 15 characters: "v4l2:video0"), which
     /// calls `read` for each waiting `next()`: `read` takes a predicate saying whether someone
@@ -73,7 +71,7 @@ final class V4L2FrameReader: Sendable {
                     state.waiters.append((id, continuation))
                     return nil
                 }
-                if let ready { continuation.resume(returning: ready) } else { demand.signal() }
+                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
@@ -99,7 +97,6 @@ final class V4L2FrameReader: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.continuation.resume(returning: .failure(error)) }
-        demand.signal()
     }
 
     /// Whether a `next()` waits.
@@ -107,11 +104,8 @@ final class V4L2FrameReader: Sendable {
 
     /// Blocks until a `next()` waits (true) or the reader is stopped (false).
     private func waitForDemand() -> Bool {
-        while true {
-            demand.wait()
-            let (stopped, wanted) = state.withLock { ($0.stopped != nil, !$0.waiters.isEmpty) }
-            if stopped { return false }
-            if wanted { return true }
+        state.wait { state in
+            state.stopped != nil ? .done(false) : !state.waiters.isEmpty ? .done(true) : .waitForChange(until: nil)
         }
     }
 

@@ -24,9 +24,9 @@ import Foundation
 /// shut down only while its connection is registered, and libmicrohttpd reports a connection closed
 /// (`forget`) before it closes the socket, so a number the system has reused for another socket is
 /// never touched.
-final class ConnectionGuard: @unchecked Sendable {
+final class ConnectionGuard: Sendable {
     /// The limits a guard applies.
-    struct Limits {
+    struct Limits: Sendable {
         var headerTimeout: Duration
         var requestTimeout: Duration
         /// Open connections above which one that has not shown the token is closed for each new one.
@@ -54,12 +54,37 @@ final class ConnectionGuard: @unchecked Sendable {
         var closing = false
     }
 
-    // Every mutable property below is read and written only while `condition` is locked.
-    private let condition = NSCondition()
-    private var entries: [UInt: Entry] = [:]
-    private var openedCount: UInt64 = 0
-    private var stopped = false
+    /// The open connections, and whether the guard was stopped.
+    private struct State {
+        var entries: [UInt: Entry] = [:]
+        var openedCount: UInt64 = 0
+        var stopped = false
 
+        /// Shuts down the oldest connection without the token of the address holding most of them,
+        /// other than `newcomer`; false when there is none.
+        mutating func closeOneWithoutToken(sparing newcomer: UInt, limits: Limits) -> Bool {
+            let candidates = entries.filter { key, entry in
+                key != newcomer && !entry.closing && !entry.authenticated && (limits.tokenRequired || !entry.requesting)
+            }
+            var perAddress: [[UInt8]: Int] = [:]
+            for entry in candidates.values { perAddress[entry.address, default: 0] += 1 }
+            let victim = candidates.max { first, second in
+                let (firstCount, secondCount) = (perAddress[first.value.address]!, perAddress[second.value.address]!)
+                return firstCount != secondCount ? firstCount < secondCount : first.value.order > second.value.order
+            }
+            guard let (key, entry) = victim else { return false }
+            close(key, socket: entry.socket)
+            return true
+        }
+
+        mutating func close(_ key: UInt, socket: Int32) {
+            entries[key]?.closing = true
+            entries[key]?.deadline = nil
+            shutdown(socket, Int32(SHUT_RDWR))
+        }
+    }
+
+    private let state = Condition(State())
     private let limits: Limits
 
     init(limits: Limits) {
@@ -69,15 +94,15 @@ final class ConnectionGuard: @unchecked Sendable {
 
     /// A connection opened on `socket`: its first request's headers are due; a crowded server makes room.
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        let address = Self.peerAddress(of: socket)
-        update {
-            openedCount += 1
+        let address = Self.peerAddress(of: socket), key = Self.key(connection)
+        state.withLock { state in
+            state.openedCount += 1
             let now = ContinuousClock.now
-            let key = Self.key(connection)
-            entries[key] = Entry(socket: socket, address: address, order: openedCount, requestStart: now, deadline: now + limits.headerTimeout)
-            let open = entries.values.count { !$0.closing }
-            if open > limits.crowdedAbove, !closeOneWithoutToken(sparing: key), open > limits.limit {
-                close(key, socket: socket)
+            state.entries[key] = Entry(socket: socket, address: address, order: state.openedCount, requestStart: now,
+                                       deadline: now + limits.headerTimeout)
+            let open = state.entries.values.count { !$0.closing }
+            if open > limits.crowdedAbove, !state.closeOneWithoutToken(sparing: key, limits: limits), open > limits.limit {
+                state.close(key, socket: socket)
             }
         }
     }
@@ -85,89 +110,59 @@ final class ConnectionGuard: @unchecked Sendable {
     /// A request's headers arrived (`authenticated`: with the right token): the rest of it is due by
     /// the request deadline.
     func headersReceived(_ connection: OpaquePointer, authenticated: Bool) {
-        update {
-            guard var entry = entries[Self.key(connection)], !entry.closing else { return }
+        let key = Self.key(connection)
+        state.withLock { state in
+            guard var entry = state.entries[key], !entry.closing else { return }
             entry.requesting = true
             entry.authenticated = entry.authenticated || authenticated
             entry.deadline = entry.requestStart + limits.requestTimeout
-            entries[Self.key(connection)] = entry
+            state.entries[key] = entry
         }
     }
 
     /// A request has arrived whole: no deadline until it is answered.
     func requestReceived(_ connection: OpaquePointer) {
-        update {
-            guard entries[Self.key(connection)]?.closing == false else { return }
-            entries[Self.key(connection)]?.deadline = nil
+        let key = Self.key(connection)
+        state.withLock { state in
+            guard state.entries[key]?.closing == false else { return }
+            state.entries[key]?.deadline = nil
         }
     }
 
     /// A request was answered: the next request's headers are due (if the connection stays open).
     func answered(_ connection: OpaquePointer) {
-        update {
-            guard var entry = entries[Self.key(connection)], !entry.closing else { return }
+        let key = Self.key(connection)
+        state.withLock { state in
+            guard var entry = state.entries[key], !entry.closing else { return }
             let now = ContinuousClock.now
             entry.requesting = false
             entry.requestStart = now
             entry.deadline = now + limits.headerTimeout
-            entries[Self.key(connection)] = entry
+            state.entries[key] = entry
         }
     }
 
     /// The connection is closing: its socket is no longer ours to shut down.
     func forget(_ connection: OpaquePointer) {
-        update { entries[Self.key(connection)] = nil }
+        let key = Self.key(connection)
+        state.withLock { $0.entries[key] = nil }
     }
 
     /// Ends the watching thread.
     func stop() {
-        update { stopped = true }
+        state.withLock { $0.stopped = true }
     }
 
-    private func update(_ change: () -> Void) {
-        condition.lock()
-        change()
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Shuts down the oldest connection without the token of the address holding most of them,
-    /// other than `newcomer`; false when there is none. Called with `condition` locked.
-    private func closeOneWithoutToken(sparing newcomer: UInt) -> Bool {
-        let candidates = entries.filter { key, entry in
-            key != newcomer && !entry.closing && !entry.authenticated && (limits.tokenRequired || !entry.requesting)
-        }
-        var perAddress: [[UInt8]: Int] = [:]
-        for entry in candidates.values { perAddress[entry.address, default: 0] += 1 }
-        let victim = candidates.max { first, second in
-            let (firstCount, secondCount) = (perAddress[first.value.address]!, perAddress[second.value.address]!)
-            return firstCount != secondCount ? firstCount < secondCount : first.value.order > second.value.order
-        }
-        guard let (key, entry) = victim else { return false }
-        close(key, socket: entry.socket)
-        return true
-    }
-
-    /// Called with `condition` locked.
-    private func close(_ key: UInt, socket: Int32) {
-        entries[key]?.closing = true
-        entries[key]?.deadline = nil
-        shutdown(socket, Int32(SHUT_RDWR))
-    }
-
+    /// The watching thread: shuts down each connection whose deadline passed, waking for the
+    /// earliest deadline or a change.
     private func watch() {
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopped {
+        state.wait { state in
+            guard !state.stopped else { return .done(()) }
             let now = ContinuousClock.now
-            for (key, entry) in entries {
-                if let deadline = entry.deadline, deadline <= now { close(key, socket: entry.socket) }
+            for (key, entry) in state.entries {
+                if let deadline = entry.deadline, deadline <= now { state.close(key, socket: entry.socket) }
             }
-            if let earliest = entries.values.compactMap(\.deadline).min() {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: (earliest - now).seconds))
-            } else {
-                condition.wait()
-            }
+            return .waitForChange(until: state.entries.values.compactMap(\.deadline).min())
         }
     }
 

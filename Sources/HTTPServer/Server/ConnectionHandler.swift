@@ -194,16 +194,13 @@ final class ConnectionHandler: Sendable {
 
 /// The answer of an async handler, handed from the concurrency pool to the waiting connection thread.
 private final class ResponseSlot: Sendable {
-    private let response = Locked<HTTPResponse?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
+    private let response = Condition<HTTPResponse?>(nil)
 
     func fill(_ value: HTTPResponse) {
         response.withLock { $0 = value }
-        ready.signal()
     }
 
     func wait() -> HTTPResponse {
-        ready.wait()
-        return response.withLock { $0! }
+        response.wait { response in response.map { .done($0) } ?? .waitForChange(until: nil) }
     }
 }

@@ -8,20 +8,21 @@ import Foundation
 /// older queued parts are dropped (counted in `droppedParts`), so a slow viewer never grows memory
 /// and never slows the producer or the other viewers. A part already being written is finished, so
 /// the client always receives whole parts.
-public final class ResponseStream: @unchecked Sendable {
-    // Every mutable property below is read and written only while `condition` is locked.
-    private let condition = NSCondition()
-    private var queued: [Data] = []
-    private var current = Data()
-    private var offset = 0
-    private var finished = false
-    private var closed = false
-    private var dropped = 0
-    private var closeActions: [@Sendable () -> Void] = []
+public final class ResponseStream: Sendable {
+    private struct State {
+        var queued: [Data] = []
+        var current = Data()
+        var offset = 0
+        var finished = false
+        var closed = false
+        var dropped = 0
+        var closeActions: [@Sendable () -> Void] = []
+    }
 
+    private let state = Condition(State())
     private let capacity: Int
     private let heartbeat: Data?
-    private let heartbeatInterval: TimeInterval
+    private let heartbeatInterval: Duration
 
     /// - Parameters:
     ///   - capacity: parts kept waiting for a slow client; 1 means "only the newest".
@@ -31,7 +32,7 @@ public final class ResponseStream: @unchecked Sendable {
         precondition(capacity >= 1, "ResponseStream capacity \(capacity) must be at least 1")
         self.capacity = capacity
         self.heartbeat = heartbeat
-        self.heartbeatInterval = heartbeatInterval.seconds
+        self.heartbeatInterval = heartbeatInterval
     }
 
     /// Queues `part` for the client, dropping the oldest queued part when the queue is full.
@@ -39,83 +40,72 @@ public final class ResponseStream: @unchecked Sendable {
     /// the producer should stop.
     @discardableResult
     public func send(_ part: Data) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closed, !finished else { return false }
-        if queued.count == capacity {
-            queued.removeFirst()
-            dropped += 1
+        state.withLock { state in
+            guard !state.closed, !state.finished else { return false }
+            if state.queued.count == capacity {
+                state.queued.removeFirst()
+                state.dropped += 1
+            }
+            state.queued.append(part)
+            return true
         }
-        queued.append(part)
-        condition.signal()
-        return true
     }
 
     /// Ends the body once the queued parts are written.
     public func finish() {
-        condition.lock()
-        finished = true
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.finished = true }
     }
 
     /// Parts dropped because this client read slower than they arrived.
     public var droppedParts: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return dropped
+        state.withLock { $0.dropped }
     }
 
     /// Runs `action` once, when the stream closes (at once if it already has).
     public func onClose(_ action: @escaping @Sendable () -> Void) {
-        condition.lock()
-        if closed {
-            condition.unlock()
-            action()
-            return
+        let closed = state.withLock { state in
+            if !state.closed { state.closeActions.append(action) }
+            return state.closed
         }
-        closeActions.append(action)
-        condition.unlock()
+        if closed { action() }
     }
 
     /// Closes the stream: the reader ends the body, `send` returns false, the close actions run.
     func close() {
-        condition.lock()
-        guard !closed else {
-            condition.unlock()
-            return
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else { return [] }
+            state.closed = true
+            defer { state.closeActions = [] }
+            return state.closeActions
         }
-        closed = true
-        let actions = closeActions
-        closeActions = []
-        condition.broadcast()
-        condition.unlock()
         for action in actions { action() }
     }
 
-    /// Copies the next bytes of the body into `buffer`, waiting until a part arrives. Returns the
-    /// number of bytes copied, or nil when the body has ended (finished and drained, or closed).
+    /// Copies the next bytes of the body into `buffer`, waiting until a part arrives (or, with a
+    /// heartbeat, until `heartbeatInterval` passes without one). Returns the number of bytes
+    /// copied, or nil when the body has ended (finished and drained, or closed).
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        while offset == current.count {
-            if closed { return nil }
-            if let next = queued.first {
-                queued.removeFirst()
-                current = next
-                offset = 0
-            } else if finished {
-                return nil
-            } else if !condition.wait(until: Date(timeIntervalSinceNow: heartbeatInterval)), let heartbeat, queued.isEmpty, !closed {
-                current = heartbeat
-                offset = 0
+        let heartbeatDue = heartbeat.map { _ in ContinuousClock.now + heartbeatInterval }
+        return state.wait { state -> Condition<State>.Step<Int?> in
+            while state.offset == state.current.count {
+                if state.closed { return .done(nil) }
+                if let next = state.queued.first {
+                    state.queued.removeFirst()
+                    (state.current, state.offset) = (next, 0)
+                } else if state.finished {
+                    return .done(nil)
+                } else if let heartbeat, let heartbeatDue, ContinuousClock.now >= heartbeatDue {
+                    (state.current, state.offset) = (heartbeat, 0)
+                } else {
+                    return .waitForChange(until: heartbeatDue)
+                }
             }
+            let (offset, count) = (state.offset, min(buffer.count, state.current.count - state.offset))
+            state.current.withUnsafeBytes { bytes in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+            }
+            state.offset += count
+            return .done(count)
         }
-        let count = min(buffer.count, current.count - offset)
-        current.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
-        }
-        offset += count
-        return count
     }
 }
