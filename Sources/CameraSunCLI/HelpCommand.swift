@@ -20,7 +20,8 @@ enum HelpCommand {
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
                     tonemap (1080p HDR rendering), fusion (1080p brackets), filters (recording filters),
-                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps)
+                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps);
+                    a program of its own, camerasun-bench
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
@@ -218,6 +219,7 @@ enum HelpCommand {
         """,
         "bench": """
         usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder [--frames N] [--json]
+        Runs camerasun-bench, the program beside camerasun that holds the benchmarks (make build builds both).
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
