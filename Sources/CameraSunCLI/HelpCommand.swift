@@ -226,9 +226,9 @@ enum HelpCommand {
         photo: shutter → fsynced file + catalogue row at 1080p and 4K (median and p95 of single
         shots), burst photos/s at 1080p, and our JPEG + EXIF encode beside a bare libjpeg-turbo
         encode of the same frame; in a temporary library.
-        pipeline: serves the viewfinder on a 1280x720 camera and times each frame from capture until
-        its 960x540 MJPEG part is read whole by a client on this machine (p50, p95), beside a bare
-        libjpeg-turbo encode of the same preview frames.
+        pipeline: serves the viewfinder on serve's default camera (raw 1280x720, HDR and denoising on)
+        and times each frame from capture until its 960x540 MJPEG part is read whole by a client on
+        this machine (p50, p95), beside a bare libjpeg-turbo encode of the same preview frames.
         server: 20 /stream viewers of a 960x540 camera: the API round trip (p50, p95) beside the same
         calls with no viewers, and the slowest viewer's fps beside the camera's.
         tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
@@ -245,8 +245,8 @@ enum HelpCommand {
         filters: a 33³ LUT on a 1080p bgra8 frame beside FFmpeg's lut3d, and the beauty filter on
         backlit-portrait and on all-skin frames beside OpenCV's guided filter, each beside a memory read.
         record: 90 frames of 1080p encoded by CameraSun and by ffmpeg -c:v libx264 with the same
-        settings (fps); then a take through the viewfinder on a real-time 1080p30 camera with its
-        preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
+        settings (fps); then a take through the viewfinder on serve's default camera at 1080p30 (raw,
+        HDR and denoising on, in real time) with its preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
         same frames for as long, and resident memory's growth from 10 s in to the end.
         viewfinder: `camerasun serve`'s default viewfinder (raw 1280x720 backlit-portrait at 30 fps,
         HDR and denoising on) with one /stream viewer: the viewer's fps beside the camera's, the
