@@ -150,6 +150,7 @@ bench: build
 	$(BIN) bench pipeline --frames 300
 	$(BIN) bench server
 	$(BIN) bench fusion
+	$(BIN) bench startup
 	$(BIN) ae-eval --json
 
 ## soak: `camerasun serve` for SOAK_MINUTES (default 30) with two viewers, a photo a minute, a take every five minutes

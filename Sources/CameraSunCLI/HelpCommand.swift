@@ -20,8 +20,8 @@ enum HelpCommand {
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
                     tonemap (1080p HDR rendering), fusion (1080p brackets), filters (recording filters),
-                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps);
-                    a program of its own, camerasun-bench
+                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps),
+                    startup (each command to its first frame); a program of its own, camerasun-bench
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
@@ -218,7 +218,7 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder|startup [--frames N] [--json]
         Runs camerasun-bench, the program beside camerasun that holds the benchmarks (make build builds both).
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
@@ -251,10 +251,17 @@ enum HelpCommand {
         viewfinder: `camerasun serve`'s default viewfinder (raw 1280x720 backlit-portrait at 30 fps,
         HDR and denoising on) with one /stream viewer: the viewer's fps beside the camera's, the
         camera's beside the 30 it is asked for, the slowest second of each, and the cores used.
+        startup: the camerasun beside camerasun-bench started as a user starts it, on sim:backlit-portrait,
+        timed from the launch (seconds, median of the starts): serve until a viewer has read the first
+        /stream JPEG; record until the take's first fragment is whole in its file, beside ffmpeg -re
+        writing its test pattern (testsrc2, 720p30, with a tone) to a fragmented MP4; stream until
+        nginx-rtmp (started on loopback) has recorded the first picture, beside ffmpeg pushing its
+        test pattern; photo at 1920x1080 until it exits with the photo saved, beside ffmpeg writing
+        one 1080p JPEG of its test pattern.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
         fusion: also the bracketed and the single photos, default 10 each;
         pipeline: frames timed, default 60; record: the take's seconds, default 60;
-        viewfinder: seconds, default 60).
+        viewfinder: seconds, default 60; startup: starts of each command, default 3).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

@@ -1,11 +1,12 @@
 import CameraBenchmarks
 import CameraSunCLI
+import CameraSystem
 import Foundation
 
 /// `camerasun-bench SUITE [--frames N] [--json]`, which `camerasun bench …` runs: performance
 /// figures, each beside a peer measured in the same run where one exists (see BENCHMARKS.md).
 enum BenchSuites {
-    static let suites = "sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream, viewfinder"
+    static let suites = "sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream, viewfinder, startup"
 
     static func run(_ arguments: [String], terminal: Terminal) async throws {
         var rest = ArgumentList(arguments, command: "bench")
@@ -32,6 +33,8 @@ enum BenchSuites {
             case "stream": benchmarks = try await StreamBenchmark.run(seconds: frames ?? 30, progress: progress)
             // … and the seconds the viewer watches here.
             case "viewfinder": benchmarks = try await ViewfinderBenchmark.run(seconds: frames ?? 60, progress: progress)
+            // … and the starts of each command here.
+            case "startup": benchmarks = try await StartupBenchmark.run(camerasun: try camerasun(), runs: frames ?? 3, progress: progress)
             default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: \(suites)")
             }
         } catch let error as BenchmarkError {
@@ -49,5 +52,14 @@ enum BenchSuites {
             }
             terminal.print(line)
         }
+    }
+
+    /// The `camerasun` program beside this one, which `bench startup` times.
+    private static func camerasun() throws -> URL {
+        let path = try ProcessImage.sibling("camerasun")
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CLIError.runtime("\(path) is missing: bench startup times the camerasun beside camerasun-bench — build it with `make build`")
+        }
+        return URL(fileURLWithPath: path)
     }
 }
