@@ -56,9 +56,11 @@ deps:
 	    cp $(PYTHON_TEST_REQUIREMENTS) $(PYTHON_TEST_VENV)/requirements.txt; \
 	fi
 
-## build: the release binary .build/release/camerasun
+## build: the release binaries .build/release/camerasun and, beside it, camerasun-bench (the benchmarks
+## `camerasun bench` runs: a program of their own, so that camerasun links none of their peers and test doubles)
 build: deps
 	$(SWIFT) build -c release --product camerasun $(NATIVE_FLAGS)
+	$(SWIFT) build -c release --product camerasun-bench $(NATIVE_FLAGS)
 
 ## run: the main job: the browser viewfinder (camerasun serve) on the default source,
 ## sim:backlit-portrait; prints the URL to open, Ctrl-C stops it
@@ -148,6 +150,7 @@ bench: build
 	$(BIN) bench pipeline --frames 300
 	$(BIN) bench server
 	$(BIN) bench fusion
+	$(BIN) bench startup
 	$(BIN) ae-eval --json
 
 ## soak: `camerasun serve` for SOAK_MINUTES (default 30) with two viewers, a photo a minute, a take every five minutes

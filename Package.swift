@@ -8,6 +8,8 @@ let package = Package(
     name: "CameraSun",
     products: [
         .executable(name: "camerasun", targets: ["camerasun"]),
+        // `camerasun bench`'s suites, a program of their own so that camerasun links no peer or test double.
+        .executable(name: "camerasun-bench", targets: ["camerasun-bench"]),
         // The modules the fuzz harnesses (Fuzz/Package.swift) feed arbitrary bytes to.
         .library(name: "CameraCodecs", targets: ["CameraCodecs"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
@@ -79,11 +81,12 @@ let package = Package(
             name: "CameraSunCLI",
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
-                "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraBenchmarks", "CameraMovie",
-                "CameraAudio", "CameraFilters", "CameraV4L2",
+                "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraMovie",
+                "CameraAudio", "CameraFilters", "CameraV4L2", "CameraSystem",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
+        .executableTarget(name: "camerasun-bench", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraSystem"]),
         .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraAudio", "CameraCapture", "CameraCodecs", "CameraSystem", "CameraV4L2"]),
 
         .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
@@ -99,7 +102,7 @@ let package = Package(
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraTestSupport"]
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
-                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters"]),
+                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters", "CameraSystem"]),
         .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
         .testTarget(name: "CameraAudioTests", dependencies: ["CameraAudio", "CameraCore"]),
         .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport",

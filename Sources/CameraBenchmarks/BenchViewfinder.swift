@@ -16,8 +16,19 @@ struct BenchViewfinder {
     private let running: Task<Void, any Error>
     private let directory: URL
 
-    /// A simulated camera on backlit-portrait delivering `size` at 30 fps in real time.
-    static func camera(size: PixelSize) throws -> SimulatedCamera {
+    /// The camera `camerasun serve` opens with no flags but the size: backlit-portrait, seed 1, raw
+    /// RGGB at 30 fps in real time, so that every frame is developed, denoised spatially and
+    /// temporally and tone-mapped locally, as `make run`'s are.
+    static func defaultCamera(size: PixelSize) throws -> SimulatedCamera {
+        let request = FormatRequest(size: size, frameRate: 30, pixelFormat: .bayer16(.rggb, significantBits: 12))
+        let choice = try FormatSelection.best(for: request, in: SimulatedCamera.formats(offering: size))
+        return try SimulatedCamera(scene: .backlitPortrait, format: choice.format, frameRate: choice.frameRate, seed: 1, pacing: .realtime)
+    }
+
+    /// A simulated camera on backlit-portrait delivering bgra8 pictures of `size` at 30 fps in real
+    /// time, with no ISP: for `bench stream`, which draws each frame's number into its picture
+    /// (`FrameStamp`), and the suites that time the server and the encoders apart from the ISP.
+    static func bgra8Camera(size: PixelSize) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         return try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime)
     }

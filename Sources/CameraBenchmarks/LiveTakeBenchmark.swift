@@ -4,8 +4,9 @@ import CameraTestSupport
 import Foundation
 
 /// A take recorded through the real viewfinder while it serves: a real-time 1080p30 simulated
-/// camera with 3A, its preview read from `/stream` by a client, and `POST /api/record`'s start
-/// and stop (as the page does), with the simulated microphone's sound.
+/// camera on serve's default path (raw, developed, denoised and tone-mapped locally) with 3A,
+/// its preview read from `/stream` by a client, and `POST /api/record`'s start and stop (as the
+/// page does), with the simulated microphone's sound.
 enum LiveTakeBenchmark {
     struct Figures {
         /// The frames the take lacks of 30 a second over the wall-clock time it was recording, in percent
@@ -19,7 +20,7 @@ enum LiveTakeBenchmark {
     }
 
     static func run(seconds: Int, progress: BenchmarkProgress) async throws -> Figures {
-        let camera = try BenchViewfinder.camera(size: RecordBenchmark.size)
+        let camera = try BenchViewfinder.defaultCamera(size: RecordBenchmark.size)
         let bench = try await BenchViewfinder.start(on: camera, label: "bench record", progress: progress,
                                                     microphone: SimulatedMicrophone(seed: 1))
         defer { bench.remove() }

@@ -9,7 +9,8 @@ import Viewfinder
 /// `camerasun bench pipeline`: how long a frame takes from the camera to a viewer — captured (the
 /// simulated camera hands it to the session) until its MJPEG part has been read whole from
 /// `/stream` by a client on this machine — through the real viewfinder (session, analysis and
-/// 3A, preview scaling, JPEG, HTTP server) at a 960×540 preview of a 1280×720 camera at 30 fps.
+/// 3A, preview scaling, JPEG, HTTP server) at a 960×540 preview of `make run`'s camera: raw
+/// 1280×720 at 30 fps, developed, denoised and tone-mapped locally (`BenchViewfinder.defaultCamera`).
 /// Peer, in the same run: a bare libjpeg-turbo encode (`tjCompress2`) of the same preview frames,
 /// the one step of the path a C server could not skip.
 public enum PipelineBenchmark {
@@ -18,7 +19,7 @@ public enum PipelineBenchmark {
     static let warmUpParts = 30
 
     public static func run(frames: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
-        let camera = TimedCaptureDevice(try BenchViewfinder.camera(size: cameraSize))
+        let camera = TimedCaptureDevice(try BenchViewfinder.defaultCamera(size: cameraSize))
         let bench = try await BenchViewfinder.start(on: camera, label: "bench pipeline", progress: progress)
         let viewfinder = bench.viewfinder
         defer { bench.remove() }

@@ -22,7 +22,7 @@ public enum ServerBenchmark {
     static let callInterval = Duration.milliseconds(100)
 
     public static func run(calls: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
-        let bench = try await BenchViewfinder.start(on: try BenchViewfinder.camera(size: cameraSize), label: "bench server",
+        let bench = try await BenchViewfinder.start(on: try BenchViewfinder.bgra8Camera(size: cameraSize), label: "bench server",
                                                     progress: progress)
         let viewfinder = bench.viewfinder
         defer { bench.remove() }

@@ -64,7 +64,7 @@ public enum StreamBenchmark {
 
     /// The viewfinder on a stamping real-time 720p30 camera, its preview watched, going live to `url` for `seconds`.
     private static func pushFromViewfinder(to url: String, seconds: Int, progress: BenchmarkProgress) async throws -> Figures {
-        let camera = TimedCaptureDevice(try BenchViewfinder.camera(size: size), stamping: true)
+        let camera = TimedCaptureDevice(try BenchViewfinder.bgra8Camera(size: size), stamping: true)
         let bench = try await BenchViewfinder.start(on: camera, label: "bench stream", progress: progress)
         defer { bench.remove() }
         let viewfinder = bench.viewfinder

@@ -21,7 +21,7 @@ public enum ViewfinderBenchmark {
     static let frameRate = 30.0
 
     public static func run(seconds: Int, progress: BenchmarkProgress) async throws -> [Benchmark] {
-        let bench = try await BenchViewfinder.start(on: try defaultCamera(), label: "bench viewfinder", progress: progress,
+        let bench = try await BenchViewfinder.start(on: try BenchViewfinder.defaultCamera(size: size), label: "bench viewfinder", progress: progress,
                                                     microphone: SimulatedMicrophone(seed: 1))
         let viewfinder = bench.viewfinder
         defer { bench.remove() }
@@ -60,13 +60,5 @@ public enum ViewfinderBenchmark {
                       peerValue: frameRate, ratio: slowestSecond / frameRate),
             Benchmark(name: "viewfinder-720p-cpu", unit: "cores", ours: cores),
         ]
-    }
-
-    /// The camera `camerasun serve` opens with no flags: backlit-portrait, seed 1, in the format
-    /// its capture flags ask for (raw, 1280×720, 30 fps).
-    static func defaultCamera() throws -> SimulatedCamera {
-        let request = FormatRequest(size: size, frameRate: frameRate, pixelFormat: .bayer16(.rggb, significantBits: 12))
-        let choice = try FormatSelection.best(for: request, in: SimulatedCamera.formats(offering: size))
-        return try SimulatedCamera(scene: .backlitPortrait, format: choice.format, frameRate: choice.frameRate, seed: 1, pacing: .realtime)
     }
 }

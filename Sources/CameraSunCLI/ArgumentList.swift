@@ -5,17 +5,17 @@ import CameraISP
 
 /// The arguments of one command, consumed as the command reads its flags; whatever is left is
 /// an error, so a mistyped flag is never silently ignored.
-struct ArgumentList {
+public struct ArgumentList {
     private var remaining: [String]
     let command: String
 
-    init(_ arguments: [String], command: String) {
+    public init(_ arguments: [String], command: String) {
         remaining = arguments
         self.command = command
     }
 
     /// True (and consumed) when `--name` is present.
-    mutating func flag(_ name: String) -> Bool {
+    public mutating func flag(_ name: String) -> Bool {
         guard let index = remaining.firstIndex(of: "--\(name)") else { return false }
         remaining.remove(at: index)
         return true
@@ -97,7 +97,7 @@ struct ArgumentList {
 
     /// `--name N`: a whole number in `range`, nil when absent; as `number`, anything else is a
     /// usage error naming the range.
-    mutating func integer(_ name: String, in range: ClosedRange<Int>, unit: String = "") throws(CLIError) -> Int? {
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>, unit: String = "") throws(CLIError) -> Int? {
         guard let value = try number(name, in: Double(range.lowerBound)...Double(range.upperBound), unit: unit) else { return nil }
         guard value == value.rounded() else {
             throw .usage("--\(name) \(value) is not a whole number — see 'camerasun help \(command)'")
@@ -193,7 +193,7 @@ struct ArgumentList {
     }
 
     /// The next positional argument, consumed.
-    mutating func positional(_ what: String) throws(CLIError) -> String {
+    public mutating func positional(_ what: String) throws(CLIError) -> String {
         guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else {
             throw .usage("\(command) needs \(what) — see 'camerasun help \(command)'")
         }
@@ -201,7 +201,7 @@ struct ArgumentList {
     }
 
     /// Throws when anything was not consumed.
-    func finish() throws(CLIError) {
+    public func finish() throws(CLIError) {
         guard let first = remaining.first else { return }
         let what = first.hasPrefix("--") ? "unknown option '\(first)'" : "unexpected argument '\(first)'"
         throw .usage("\(what) for '\(command)' — see 'camerasun help \(command)'")

@@ -1,54 +1,26 @@
-import CameraBenchmarks
-import Foundation
+import CameraSystem
 
-/// `camerasun bench …`: performance figures, each beside a peer measured in the same run where
-/// one exists (see BENCHMARKS.md).
+/// `camerasun bench …`: runs the `camerasun-bench` program beside this one with the same
+/// arguments in this process's place. The benchmarks live in a program of their own so that
+/// `camerasun` does not link their peers and test doubles (the fake camera, the nginx harness).
 enum BenchCommand {
-    struct Report: Encodable {
-        let benchmarks: [Benchmark]
-    }
+    /// The benchmark program's file name, in the folder of `camerasun`.
+    static let program = "camerasun-bench"
 
-    static func run(_ arguments: [String], terminal: Terminal) async throws {
-        var rest = ArgumentList(arguments, command: "bench")
-        let json = rest.flag("json")
-        let frames = try rest.integer("frames", in: 1...100_000)
-        // The suite is the first argument left once the flags are read, so `bench --json sim` works too.
-        let suite = try rest.positional("a suite (sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream or viewfinder)")
-        try rest.finish()
-        let benchmarks: [Benchmark]
-        let progress = BenchmarkProgress(terminal.progress(enabled: !json))
+    /// Returns only by throwing: when the benchmark program is missing or cannot run.
+    static func run(_ arguments: [String]) throws(CLIError) -> Never {
+        let path: String
         do {
-            switch suite {
-            case "sim": benchmarks = try await SimulatorBenchmark.run(frames: frames ?? 60, progress: progress)
-            case "metering": benchmarks = try await MeteringBenchmark.run(runs: frames ?? 60, progress: progress)
-            case "photo": benchmarks = try await PhotoBenchmark.run(shots: frames ?? PhotoBenchmark.defaultShots, progress: progress)
-            case "pipeline": benchmarks = try await PipelineBenchmark.run(frames: frames ?? 60, progress: progress)
-            case "server": benchmarks = try await ServerBenchmark.run(calls: frames ?? 30, progress: progress)
-            case "tonemap": benchmarks = try await TonemapBenchmark.run(runs: frames ?? 30, progress: progress)
-            case "fusion": benchmarks = try await FusionBenchmark.run(runs: frames ?? 10, progress: progress)
-            case "filters": benchmarks = try await FilterBenchmark.run(runs: frames ?? 30, progress: progress)
-            // --frames counts the live take's seconds here.
-            case "record": benchmarks = try await RecordBenchmark.run(seconds: frames ?? 60, progress: progress)
-            // … and the seconds each push is measured for here.
-            case "stream": benchmarks = try await StreamBenchmark.run(seconds: frames ?? 30, progress: progress)
-            // … and the seconds the viewer watches here.
-            case "viewfinder": benchmarks = try await ViewfinderBenchmark.run(seconds: frames ?? 60, progress: progress)
-            default: throw CLIError.usage("unknown benchmark suite '\(suite)' — available: sim, metering, photo, pipeline, server, tonemap, fusion, filters, record, stream, viewfinder")
-            }
-        } catch let error as BenchmarkError {
-            throw CLIError.runtime(error.message)
+            path = try ProcessImage.sibling(program)
+        } catch {
+            throw .runtime("\(error) — cannot find the folder of camerasun, where \(program) is")
         }
-        if json {
-            try terminal.json(Report(benchmarks: benchmarks))
-            return
-        }
-        for benchmark in benchmarks {
-            var line = "\(benchmark.name): \(String(format: "%.2f", benchmark.ours)) \(benchmark.unit)"
-            if benchmark.unit == "ms/frame" { line += String(format: " (%.1f fps)", 1000 / benchmark.ours) }
-            if let peer = benchmark.peer, let value = benchmark.peerValue, let ratio = benchmark.ratio {
-                line += String(format: "; %@ %.2f, ratio %.2f", peer, value, ratio)
-            }
-            terminal.print(line)
+        do {
+            try ProcessImage.replace(with: path, arguments: [path] + arguments)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            throw .runtime("\(path) is missing: the benchmarks are a program of their own — build it with `make build`")
+        } catch {
+            throw .runtime("\(error) — build the benchmarks again with `make build`")
         }
     }
 }

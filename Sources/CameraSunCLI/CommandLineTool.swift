@@ -9,10 +9,16 @@ public enum CommandLineTool {
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String]) async -> Int32 {
+        await run { terminal in try await dispatch(arguments, terminal: terminal) }
+    }
+
+    /// Runs `command` and returns the exit code, its errors reported as for every command: what
+    /// `camerasun-bench` runs its suites with.
+    public static func run(_ command: (Terminal) async throws -> Void) async -> Int32 {
         FreeMemory.mapLargeBlocks()
         let terminal = Terminal()
         do {
-            try await dispatch(arguments, terminal: terminal)
+            try await command(terminal)
             return 0
         } catch let error as CLIError {
             terminal.error("camerasun: error: \(error.message)")
@@ -67,7 +73,7 @@ public enum CommandLineTool {
         case "library":
             try LibraryCommand.run(rest, terminal: terminal)
         case "bench":
-            try await BenchCommand.run(rest, terminal: terminal)
+            try BenchCommand.run(rest)
         default:
             throw CLIError.usage("unknown command '\(command)' — run 'camerasun help' for the list of commands")
         }

@@ -20,7 +20,8 @@ enum HelpCommand {
       bench SUITE   performance beside a peer: sim (render speed), metering (frame analysis), photo,
                     pipeline (frame captured → MJPEG part at a viewer), server (API beside 20 viewers),
                     tonemap (1080p HDR rendering), fusion (1080p brackets), filters (recording filters),
-                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps)
+                    record (1080p30 takes), stream (720p30 live push), viewfinder (`make run`'s fps),
+                    startup (each command to its first frame); a program of its own, camerasun-bench
       help COMMAND  show a command's options
 
     sources (--source): sim:SCENE, sim:hdr=FILE[,yaw=DEG,pitch=DEG,fov=DEG,pan=DEG,median=CD],
@@ -217,16 +218,17 @@ enum HelpCommand {
         "subjectEV","clippedFraction"}]), e.g. to find a pan's largest step from frame to frame.
         """,
         "bench": """
-        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder [--frames N] [--json]
+        usage: camerasun bench sim|metering|photo|pipeline|server|tonemap|fusion|filters|record|stream|viewfinder|startup [--frames N] [--json]
+        Runs camerasun-bench, the program beside camerasun that holds the benchmarks (make build builds both).
         sim: renders 1920x1080 bgra8 and nv12 frames of backlit-portrait on one core (ms per frame).
         metering: analyses 1080p and 4K bgra8 and 1080p nv12 frames on one core beside a bare
         memory read (C, psadbw) and OpenCV (python3-opencv) doing the same, in the same run.
         photo: shutter → fsynced file + catalogue row at 1080p and 4K (median and p95 of single
         shots), burst photos/s at 1080p, and our JPEG + EXIF encode beside a bare libjpeg-turbo
         encode of the same frame; in a temporary library.
-        pipeline: serves the viewfinder on a 1280x720 camera and times each frame from capture until
-        its 960x540 MJPEG part is read whole by a client on this machine (p50, p95), beside a bare
-        libjpeg-turbo encode of the same preview frames.
+        pipeline: serves the viewfinder on serve's default camera (raw 1280x720, HDR and denoising on)
+        and times each frame from capture until its 960x540 MJPEG part is read whole by a client on
+        this machine (p50, p95), beside a bare libjpeg-turbo encode of the same preview frames.
         server: 20 /stream viewers of a 960x540 camera: the API round trip (p50, p95) beside the same
         calls with no viewers, and the slowest viewer's fps beside the camera's.
         tonemap: renders a developed 1080p raw frame of backlit-portrait (at the exposure and render
@@ -243,16 +245,23 @@ enum HelpCommand {
         filters: a 33³ LUT on a 1080p bgra8 frame beside FFmpeg's lut3d, and the beauty filter on
         backlit-portrait and on all-skin frames beside OpenCV's guided filter, each beside a memory read.
         record: 90 frames of 1080p encoded by CameraSun and by ffmpeg -c:v libx264 with the same
-        settings (fps); then a take through the viewfinder on a real-time 1080p30 camera with its
-        preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
+        settings (fps); then a take through the viewfinder on serve's default camera at 1080p30 (raw,
+        HDR and denoising on, in real time) with its preview watched and 3A running: frames dropped, CPU (cores) beside ffmpeg -re encoding the
         same frames for as long, and resident memory's growth from 10 s in to the end.
         viewfinder: `camerasun serve`'s default viewfinder (raw 1280x720 backlit-portrait at 30 fps,
         HDR and denoising on) with one /stream viewer: the viewer's fps beside the camera's, the
         camera's beside the 30 it is asked for, the slowest second of each, and the cores used.
+        startup: the camerasun beside camerasun-bench started as a user starts it, on sim:backlit-portrait,
+        timed from the launch (seconds, median of the starts): serve until a viewer has read the first
+        /stream JPEG; record until the take's first fragment is whole in its file, beside ffmpeg -re
+        writing its test pattern (testsrc2, 720p30, with a tone) to a fragmented MP4; stream until
+        nginx-rtmp (started on loopback) has recorded the first picture, beside ffmpeg pushing its
+        test pattern; photo at 1920x1080 until it exits with the photo saved, beside ffmpeg writing
+        one 1080p JPEG of its test pattern.
         --frames sets the number of timed runs (median reported; photo: shots per size, default 20;
         fusion: also the bracketed and the single photos, default 10 each;
         pipeline: frames timed, default 60; record: the take's seconds, default 60;
-        viewfinder: seconds, default 60).
+        viewfinder: seconds, default 60; startup: starts of each command, default 3).
         """,
         "library": """
         usage: camerasun library list|show ID|verify|repair [--library DIR] [--json]

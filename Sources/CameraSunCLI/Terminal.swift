@@ -2,14 +2,14 @@ import Foundation
 
 /// Where the command line writes: results to stdout, errors and progress to stderr, and a status
 /// line rewritten in place when stdout is a terminal.
-struct Terminal: Sendable {
+public struct Terminal: Sendable {
     let stdoutIsTTY: Bool
 
     init() {
         stdoutIsTTY = isatty(STDOUT_FILENO) == 1
     }
 
-    func print(_ line: String) {
+    public func print(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
@@ -24,13 +24,13 @@ struct Terminal: Sendable {
 
     /// A progress reporter for long work: each line replaces the last on the status line, nil
     /// clears it; silent unless `enabled` and stdout is a terminal.
-    func progress(enabled: Bool) -> @Sendable (String?) -> Void {
+    public func progress(enabled: Bool) -> @Sendable (String?) -> Void {
         guard enabled, stdoutIsTTY else { return { _ in } }
         return { status($0 ?? "") }
     }
 
     /// Prints one JSON object on a line.
-    func json<T: Encodable>(_ value: T) throws {
+    public func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))

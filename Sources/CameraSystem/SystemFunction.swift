@@ -2,5 +2,5 @@
 /// scripts a failure for.
 public enum SystemFunction: String, Sendable, Hashable, CaseIterable {
     case open, close, read, pread, write, pwrite, ftruncate, fallocate, fsync, fstat, flock, ioctl, mmap, munmap, poll
-    case rename, unlink, mkdir, lstat, stat, opendir, readdir, statvfs, access
+    case rename, unlink, mkdir, lstat, stat, opendir, readdir, statvfs, access, readlink, execv
 }

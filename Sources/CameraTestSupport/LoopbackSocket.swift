@@ -13,7 +13,7 @@ public struct SocketFailure: Error, CustomStringConvertible {
 }
 
 /// IPv4 TCP sockets on this machine for the tests' clients, servers and proxies.
-enum LoopbackSocket {
+public enum LoopbackSocket {
     /// A new TCP socket whose reads and writes give up after `timeout` seconds (never, when nil).
     static func make(timeout: Double? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -65,7 +65,7 @@ enum LoopbackSocket {
 
     /// A port on 127.0.0.1 that no one listens on now, for a server that binds it itself; another
     /// process may take it first, so such a server retries on EADDRINUSE.
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let (socket, port) = try listen()
         Glibc.close(socket)
         return port

@@ -5,18 +5,18 @@ import Foundation
 /// obeys SIGTERM and SIGQUIT. `Foundation.Process` passes on the signal mask of the thread that
 /// starts it, and the concurrency pool's threads block signals: a server started from a test would
 /// ignore all but SIGKILL. Its standard input and output are /dev/null, its standard error `errors`.
-final class SpawnedProcess: Sendable {
+public final class SpawnedProcess: Sendable {
     /// A child that could not be started or ended.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let pid: pid_t
-    let executable: String
+    public let pid: pid_t
+    public let executable: String
     /// The wait status once reaped, nil while it runs.
     private let exitStatus = Locked<Int32?>(nil)
 
-    init(_ executable: String, _ arguments: [String], errors: String = "/dev/null") throws {
+    public init(_ executable: String, _ arguments: [String], errors: String = "/dev/null") throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -46,7 +46,7 @@ final class SpawnedProcess: Sendable {
     }
 
     /// Whether it still runs; reaps it once it has exited.
-    var isRunning: Bool {
+    public var isRunning: Bool {
         exitStatus.withLock { exitStatus in
             guard exitStatus == nil else { return false }
             var status: Int32 = 0
@@ -57,18 +57,18 @@ final class SpawnedProcess: Sendable {
     }
 
     /// How it ended ("exit status 1", "signal 9"), once it has.
-    var termination: String {
+    public var termination: String {
         guard !isRunning, let status = exitStatus.withLock({ $0 }) else { return "running" }
         return status & 0x7f == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
     }
 
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// Sends `signal` and waits for the exit, then SIGKILL if it has not exited within 10 s; throws
     /// if even that fails.
-    func end(with signal: Int32) async throws {
+    public func end(with signal: Int32) async throws {
         self.signal(signal)
         if try await eventually(timeout: .seconds(10), { !isRunning }) { return }
         self.signal(SIGKILL)

@@ -4,11 +4,12 @@ import Testing
 
 @Suite("bench viewfinder")
 struct ViewfinderBenchmarkTests {
-    @Test("The camera is serve's default: raw RGGB, 12 bits, 1280x720 at 30 fps")
-    func defaultCamera() throws {
-        let camera = try ViewfinderBenchmark.defaultCamera()
+    @Test("The viewfinder, pipeline and record suites' camera is serve's default: raw RGGB, 12 bits, at 30 fps",
+          arguments: [PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)])
+    func defaultCamera(size: PixelSize) throws {
+        let camera = try BenchViewfinder.defaultCamera(size: size)
         #expect(camera.activeFormat.pixelFormat == .bayer16(.rggb, significantBits: 12))
-        #expect(camera.activeFormat.size == PixelSize(width: 1280, height: 720))
+        #expect(camera.activeFormat.size == size)
         #expect(camera.settings.frameRate == 30)
     }
 

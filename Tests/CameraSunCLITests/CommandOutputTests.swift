@@ -15,7 +15,7 @@ private func jsonObject(_ value: some Encodable) throws -> [String: Any] {
 struct CommandOutputTests {
     @Test("A benchmark without a peer encodes every key, with explicit nulls")
     func benchmarkWithoutPeer() throws {
-        let report = BenchCommand.Report(benchmarks: [
+        let report = BenchmarkReport(benchmarks: [
             Benchmark(name: "sim-render-1080p-bgra8", unit: "ms/frame", ours: 12.5, peer: nil, peerValue: nil, ratio: nil),
         ])
         let object = try jsonObject(report)
