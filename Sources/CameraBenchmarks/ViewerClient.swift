@@ -16,7 +16,8 @@ final class ViewerClient: Sendable {
     private let streaming = Locked(false)
     private let stopping = Locked(false)
     private let reading = Locked(Reading())
-    private let done = DispatchSemaphore(value: 0)
+    /// Given once the reading thread has ended.
+    private let done = Condition(0)
 
     init(port: UInt16) {
         self.port = port
@@ -27,7 +28,7 @@ final class ViewerClient: Sendable {
 
     func start() {
         Thread { [self] in
-            defer { done.signal() }
+            defer { done.give() }
             do {
                 let connection = try RawHTTPConnection(port: port)
                 let head = try connection.openStream("/stream")
@@ -52,7 +53,7 @@ final class ViewerClient: Sendable {
     /// Stops the client after the part it is reading and returns its rate (blocking: call it off the pool).
     func finish() -> Reading {
         stopping.withLock { $0 = true }
-        done.wait()
+        _ = done.take()
         return reading.withLock { $0 }
     }
 }
