@@ -13,6 +13,7 @@ public final class CaptureConnection: Sendable {
         var explicitMirroring: Bool?
         var devicePosition = DevicePosition.unspecified
         var stabilizationMode = VideoStabilizationMode.off
+        var isEnabled = true
 
         var mirrored: Bool { explicitMirroring ?? (devicePosition == .front) }
     }
@@ -41,6 +42,14 @@ public final class CaptureConnection: Sendable {
         set { state.withLock { state in
             state.explicitMirroring = newValue ? nil : state.mirrored
         } }
+    }
+
+    /// Whether frames flow to the output (AVCaptureConnection's `isEnabled`): a disabled
+    /// connection's output gets neither frames nor drop reports, as `stream` holds its push while
+    /// the exposure settles and the connection to the server is made.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.isEnabled } }
+        set { state.withLock { $0.isEnabled = newValue } }
     }
 
     public var stabilizationMode: VideoStabilizationMode {

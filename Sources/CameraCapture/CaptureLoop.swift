@@ -146,11 +146,11 @@ struct CaptureLoop: Sendable {
         }
         finishFlashPhoto(flashStep, frames: captured)
         finishBracket(bracketStep, frames: captured)
-        for (route, frame) in zip(routes, captured) { route.output.receive(frame) }
+        for (route, frame) in zip(routes, captured) where route.connection.isEnabled { route.output.receive(frame) }
     }
 
     private func fanOut(_ drop: DroppedFrame) {
-        for route in routes { route.output.receive(drop) }
+        for route in routes where route.connection.isEnabled { route.output.receive(drop) }
     }
 
     /// Reports the interruption, then restarts the device every `retryInterval` until it streams

@@ -31,24 +31,26 @@ enum StreamCommand {
         let directory = try LibraryCommand.libraryDirectory(&arguments)
         try arguments.finish()
 
-        do {
-            _ = try LiveStreamURL(url)
-        } catch {
-            throw CLIError.usage("--to: \(error)")
-        }
         let opened = try capture.openCamera()
         if let note = opened.fallbackNote { terminal.error(note) }
         let encoder = H264EncoderChoice.probed(size: opened.device.activeFormat.size)
         let live = LiveStreamOutput(), watcher = VideoDataOutput()
-        let settings = LiveStreamOutput.Settings(bitRate: kilobits * 1000, encoder: encoder.name, sound: audio.sound(seed: capture.seed))
+        do {
+            try live.start(url: url, settings: LiveStreamOutput.Settings(bitRate: kilobits * 1000, encoder: encoder.name,
+                                                                          sound: audio.sound(seed: capture.seed)))
+        } catch {
+            throw CLIError.usage("--to: \(error)")
+        }
         let take = try records ? recorder(directory) : nil
         let session = CaptureSession()
+        // The push connects while the exposure settles; its frames flow once it has.
         try await session.configure { config in
             try config.add(DeviceInput(opened.device))
-            try config.add(live)
+            try config.add(live).isEnabled = false
             try config.add(watcher)
             if let take { try config.add(take.output) }
         }
+        try take?.take.start(limits: MovieRecording.Limits(), sharingEncodeOf: live)
         let ending = session.events()
         let events = live.events
         try await session.start()
@@ -59,9 +61,7 @@ enum StreamCommand {
             let finishing = records ? "closing the stream and saving its take" : "closing the stream"
             _ = try await Interrupt.runUntilSignalled(finishing: finishing, terminal: terminal) {
                 await SettledStart.wait(on: watcher, for: opened.device)
-                try Task.checkCancellation()
-                try live.start(url: url, settings: settings)
-                try take?.take.start(limits: MovieRecording.Limits(), sharingEncodeOf: live)
+                await session.connection(for: live)?.isEnabled = true
                 try await SessionEnding.run({ try await report(live, events: events, until: duration, json: json, onTerminal: onTerminal,
                                                                terminal: terminal) },
                                             endingWith: ending)
@@ -72,7 +72,7 @@ enum StreamCommand {
         }
         let final = await live.stop()
         let reason: MovieRecording.StopReason = failure is CaptureError ? .sourceFailed : .stopped
-        let saved = if let take, take.output.status.isRecording { try await take.output.stopRecording(reason: reason) } else { nil as MovieRecording.Saved? }
+        let saved = if let take { try await take.output.stopRecording(reason: reason) } else { nil as MovieRecording.Saved? }
         await session.stop()
         if onTerminal { terminal.print("") }
         if let take, let saved {

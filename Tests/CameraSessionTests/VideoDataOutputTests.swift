@@ -47,6 +47,26 @@ struct VideoDataOutputTests {
         #expect(device.buffersInUse == 0)
     }
 
+    @Test("A disabled connection's output gets no frame and no drop; enabled again, frames flow from the next one")
+    func disabledConnection() async throws {
+        let device = ScriptedDevice(poolCapacity: 8, frameBudget: 40)
+        let held = VideoDataOutput(alwaysDiscardsLateFrames: false), watcher = VideoDataOutput(alwaysDiscardsLateFrames: false)
+        let session = try await makeSession(device, outputs: [held, watcher])
+        let connection = try #require(await session.connection(for: held))
+        connection.isEnabled = false
+        try await withDeadline {
+            var watched = watcher.frames.makeAsyncIterator()
+            try await session.start()
+            for _ in 0..<10 { _ = try #require(await watched.next()) }
+            #expect(held.framesWaiting == 0 && held.statistics.totalDropped == 0)
+            connection.isEnabled = true
+            var frames = held.frames.makeAsyncIterator()
+            let first = try #require(await frames.next())
+            #expect(first.sequenceNumber >= 10, "the first frame after enabling is \(first.sequenceNumber)")
+            await session.stop()
+        }
+    }
+
     @Test("Without discarding, frames queue until the pool runs out; the device's drops are reported as outOfBuffers")
     func outOfBuffers() async throws {
         let device = ScriptedDevice(poolCapacity: 4, frameBudget: 20)
