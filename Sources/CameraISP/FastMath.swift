@@ -2,7 +2,8 @@
 /// the tone mapper's per-pixel loops need them for every pixel, and the standard library's
 /// `log2`/`exp2` are scalar calls that would cost more than the rest of the loop.
 ///
-/// Only float adds, fused multiply-adds and integer bit operations, so the loops stay vectorized.
+/// Only float multiplies and adds and integer bit operations, so the loops stay vectorized. Not
+/// `addingProduct`: built without FMA in the target, each lane of it is a call to libm's `fmaf`.
 enum FastMath {
     /// log2 of `x` within 1.3·10⁻⁴ (a hundredth of an 8-bit step) for normal positive floats (callers add `smallestLuminance`).
     @inline(__always)
@@ -13,10 +14,10 @@ enum FastMath {
         // least-squares fit of degree 4 that is exact at both ends, so octaves join continuously.
         let mantissa = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
         let t = mantissa - 1
-        var p = SIMD8<Float>(repeating: 0.318_154_492).addingProduct(t, -0.080_653_163)
-        p = SIMD8(repeating: -0.675_880_659).addingProduct(p, t)
-        p = SIMD8(repeating: 1.438_379_330).addingProduct(p, t)
-        return exponent.addingProduct(p, t)
+        var p = t * -0.080_653_163 + 0.318_154_492
+        p = p * t - 0.675_880_659
+        p = p * t + 1.438_379_330
+        return p * t + exponent
     }
 
     /// 2^x within 8·10⁻⁵ relative for x in −126…126 (the tone curve's gains are within ±40).
@@ -30,9 +31,9 @@ enum FastMath {
         let f = x - whole
         let integer = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
         // 2^f on −0.5…0.5: a degree-3 least-squares fit in relative error.
-        var p = SIMD8<Float>(repeating: 0.242_604_354).addingProduct(f, 0.055_088_725)
-        p = SIMD8(repeating: 0.693_276_263).addingProduct(p, f)
-        p = SIMD8(repeating: 0.999_928_923).addingProduct(p, f)
+        var p = f * 0.055_088_725 + 0.242_604_354
+        p = p * f + 0.693_276_263
+        p = p * f + 0.999_928_923
         let scale = unsafeBitCast((integer &+ 127) &<< 23, to: SIMD8<Float>.self)
         return p * scale
     }

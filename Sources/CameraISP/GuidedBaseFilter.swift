@@ -170,7 +170,7 @@ struct Luminance {
 
     @inline(__always)
     func linear(red r: SIMD8<Float>, green g: SIMD8<Float>, blue b: SIMD8<Float>) -> SIMD8<Float> {
-        (red * r).addingProduct(green, g).addingProduct(blue, b)
+        red * r + green * g + blue * b
     }
 
     /// log2 of the luminance, floored at `ToneCurve.smallestLuminance`.

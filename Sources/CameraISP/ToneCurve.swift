@@ -88,11 +88,11 @@ struct ToneCurve {
         let (gain, reciprocal) = log2Gain(at: base - subject)
         guard compresses else { return gain }
         // f′(b) = k + (γ − k)·r², r = 1 / (1 + x/κ) above the subject and 1 at and below it.
-        let derivative = SIMD8(repeating: slope).addingProduct(reciprocal * reciprocal, contrast - slope)
+        let derivative = reciprocal * reciprocal * (contrast - slope) + slope
         // Detail keeps its whole contrast where the output has room for it under white.
         let room = FastMath.nonNegative(white - (base + gain)) * (1 / ToneCurve.detailRange)
         let detailSlope = FastMath.minimum(derivative + FastMath.nonNegative(room - derivative), 1)
-        return gain.addingProduct(detailSlope - 1, level - base)
+        return (detailSlope - 1) * (level - base) + gain
     }
 
     /// f(b) − b at x = b − s, with r = 1 / (1 + max(x, 0)/κ), which the slope at b shares:
@@ -100,9 +100,9 @@ struct ToneCurve {
     @inline(__always)
     private func log2Gain(at x: SIMD8<Float>) -> (gain: SIMD8<Float>, reciprocal: SIMD8<Float>) {
         let above = FastMath.nonNegative(x), below = x - above
-        let reciprocal = 1 / SIMD8(repeating: 1).addingProduct(above, 1 / ToneCurve.knee)
-        let gain = SIMD8(repeating: ev).addingProduct(below, contrast - 1).addingProduct(above, slope - 1)
-        return (gain.addingProduct(above * reciprocal, contrast - slope), reciprocal)
+        let reciprocal = 1 / (above * (1 / ToneCurve.knee) + 1)
+        let gain = below * (contrast - 1) + above * (slope - 1) + ev
+        return (above * reciprocal * (contrast - slope) + gain, reciprocal)
     }
 
     /// f(b) for one level, for tests and callers off the per-pixel path.

@@ -135,9 +135,9 @@ private struct LocalGain: PixelGain {
     @inline(__always)
     func gain(red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, at x: Int) -> SIMD8<Float> {
         let top = (load(topA + x), load(topB + x)), bottom = (load(bottomA + x), load(bottomB + x))
-        let a = top.0.addingProduct(bottom.0 - top.0, weight), b = top.1.addingProduct(bottom.1 - top.1, weight)
+        let a = (bottom.0 - top.0) * weight + top.0, b = (bottom.1 - top.1) * weight + top.1
         let level = luminance.log2(red: red, green: green, blue: blue)
-        return FastMath.exp2(curve.log2Gain(level: level, base: b.addingProduct(a, level)))
+        return FastMath.exp2(curve.log2Gain(level: level, base: a * level + b))
     }
 
     @inline(__always)

@@ -33,20 +33,9 @@ enum Optics {
                 for channel in 0..<3 { lit.samples[i * 3 + channel] += added }
             }
         }
-        // A byte per pixel: the index of its blur level (nine of them).
-        let level = scene.depth.map { depth in
-            UInt8(nearestLevel(blurRadius(depth: depth, lensPosition: lensPosition, width: scene.width)))
-        }
-        let usedLevels = Set(level).sorted()
-        guard usedLevels != [0] else { return lit }
-        var result = lit
-        for levelIndex in usedLevels where levelIndex != 0 {
-            let blurred = boxBlur(lit, radius: blurLevels[Int(levelIndex)])
-            for i in level.indices where level[i] == levelIndex {
-                for channel in 0..<3 { result.samples[i * 3 + channel] = blurred.samples[i * 3 + channel] }
-            }
-        }
-        return result
+        let radii = blurRadii(scene.depth, lensPosition: lensPosition, width: scene.width)
+        guard let largest = radii.max(), largest > 0 else { return lit }
+        return defocused(lit, radii: radii, largest: Int(largest))
     }
 
     /// The radiance a source at the camera adds to a surface of `albedo` `depth` metres away: the
@@ -89,45 +78,58 @@ enum Optics {
         return result
     }
 
-    private static func nearestLevel(_ radius: Float) -> Int {
-        var best = 0
-        for (index, level) in blurLevels.enumerated() where abs(Float(level) - radius) < abs(Float(blurLevels[best]) - radius) {
-            best = index
+    /// Each pixel's box-blur radius: its defocus quantised to the nearest of `blurLevels` (the
+    /// smaller on a tie).
+    static func blurRadii(_ depth: [Float], lensPosition: Double, width: Int) -> [UInt8] {
+        let midpoints = zip(blurLevels, blurLevels.dropFirst()).map { Float($0 + $1) / 2 }
+        return depth.map { depth in
+            let radius = blurRadius(depth: depth, lensPosition: lensPosition, width: width)
+            var index = 0
+            while index < midpoints.count && radius > midpoints[index] { index += 1 }
+            return UInt8(truncatingIfNeeded: blurLevels[index])
         }
-        return best
     }
 
-    /// A separable box blur of `radius` pixels (window 2r+1), edges clamped: one copy of the image,
-    /// blurred along rows and then columns in place through one line of scratch.
-    static func boxBlur(_ image: RadianceImage, radius: Int) -> RadianceImage {
+    /// `image` with each pixel the mean of the (2r + 1)² box around it, r = `radii[pixel]` (0: the
+    /// pixel as it is), edges clamped: the separable box blur of that radius, read from a summed-area
+    /// table of each channel, so that a lens hunting for focus costs the same whatever radii its
+    /// defocus takes. The table is of the image padded by `largest` (the largest radius) with its
+    /// edge pixels, in doubles: a box's sum is then within about 10⁻¹⁶ of the whole image's, far
+    /// under the sensor's noise in the shadows beside the sun.
+    static func defocused(_ image: RadianceImage, radii: [UInt8], largest: Int) -> RadianceImage {
         var output = image
         let (width, height) = (image.width, image.height)
-        var line = [Float](repeating: 0, count: max(width, height))
-        output.samples.withUnsafeMutableBufferPointer { samples in
-            line.withUnsafeMutableBufferPointer { line in
-                for row in 0..<height {
-                    for channel in 0..<3 { blur(samples, from: row * width * 3 + channel, stride: 3, length: width, radius: radius, line: line) }
-                }
-                for column in 0..<width {
-                    for channel in 0..<3 { blur(samples, from: column * 3 + channel, stride: width * 3, length: height, radius: radius, line: line) }
+        let tableWidth = width + 2 * largest + 1, tableHeight = height + 2 * largest + 1
+        var table = [Double](repeating: 0, count: tableWidth * tableHeight)
+        table.withUnsafeMutableBufferPointer { table in
+            image.samples.withUnsafeBufferPointer { samples in
+                output.samples.withUnsafeMutableBufferPointer { output in
+                    for channel in 0..<3 {
+                        // table[(v + 1)·tableWidth + u + 1]: the sum over padded rows ≤ v and columns ≤ u.
+                        for v in 0..<(tableHeight - 1) {
+                            let row = min(max(v - largest, 0), height - 1) * width
+                            let above = v * tableWidth + 1, line = above + tableWidth
+                            var sum = 0.0
+                            for u in 0..<(tableWidth - 1) {
+                                sum += Double(samples[(row + min(max(u - largest, 0), width - 1)) * 3 + channel])
+                                table[line + u] = table[above + u] + sum
+                            }
+                        }
+                        for y in 0..<height {
+                            for x in 0..<width {
+                                let radius = Int(radii[y * width + x])
+                                guard radius > 0 else { continue }
+                                // The box's padded rows y + largest ± radius, columns x + largest ± radius.
+                                let top = (y + largest - radius) * tableWidth + x + largest - radius
+                                let bottom = top + (2 * radius + 1) * tableWidth, side = 2 * radius + 1
+                                let sum = table[bottom + side] - table[top + side] - table[bottom] + table[top]
+                                output[(y * width + x) * 3 + channel] = Float(sum / Double(side * side))
+                            }
+                        }
+                    }
                 }
             }
         }
         return output
-    }
-
-    /// Box-blurs in place the `length` samples `stride` apart from `start`, read first into `line`.
-    private static func blur(_ samples: UnsafeMutableBufferPointer<Float>, from start: Int, stride: Int, length: Int, radius: Int,
-                             line: UnsafeMutableBufferPointer<Float>) {
-        for i in 0..<length { line[i] = samples[start + i * stride] }
-        func value(_ i: Int) -> Double { Double(line[min(max(i, 0), length - 1)]) }
-        let window = Double(2 * radius + 1)
-        // Double: a running sum that passes the sun must not leave error in the shadows.
-        var sum = 0.0
-        for i in -radius...radius { sum += value(i) }
-        for i in 0..<length {
-            samples[start + i * stride] = Float(sum / window)
-            sum += value(i + radius + 1) - value(i - radius)
-        }
     }
 }

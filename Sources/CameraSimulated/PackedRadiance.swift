@@ -15,20 +15,23 @@ struct PackedRadiance {
         width = image.width
         height = image.height
         stride = (image.width + 7) / 8 * 8 + 8
-        var pixels = [UInt32](repeating: 0, count: stride * image.height)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                pixels[y * stride + x] = PackedRadiance.pack(image[x, y])
-            }
-        }
-        self.pixels = pixels
+        pixels = [UInt32](repeating: 0, count: stride * image.height)
+        repack(image, rows: 0..<image.height)
     }
 
     /// Packs `rows` of `image` again (the same size as the packed one), after a change to them.
     mutating func repack(_ image: RadianceImage, rows: Range<Int>) {
         precondition(image.width == width && image.height == height, "repacking a \(image.width)x\(image.height) image into \(width)x\(height)")
-        for y in rows {
-            for x in 0..<width { pixels[y * stride + x] = PackedRadiance.pack(image[x, y]) }
+        let (width, stride) = (width, stride)
+        image.samples.withUnsafeBufferPointer { samples in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                for y in rows {
+                    for x in 0..<width {
+                        let i = (y * width + x) * 3
+                        pixels[y * stride + x] = PackedRadiance.pack(SIMD3(samples[i], samples[i + 1], samples[i + 2]))
+                    }
+                }
+            }
         }
     }
 
@@ -37,10 +40,14 @@ struct PackedRadiance {
     static func pack(_ rgb: SIMD3<Float>) -> UInt32 {
         let brightest = max(rgb.x, rgb.y, rgb.z)
         guard brightest > 1e-30 else { return 0 }
-        let exponent = brightest.exponent + 1                      // brightest = m·2^exponent, m in [0.5, 1)
-        let scale = Float(sign: .plus, exponent: 8 - exponent, significand: 1)
-        let bytes = SIMD3<UInt32>((rgb * scale).rounded(.toNearestOrAwayFromZero).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)))
-        return bytes.x | bytes.y << 8 | bytes.z << 16 | UInt32(exponent + 128) << 24
+        // brightest = m·2^(e + 1), m in [0.5, 1), e its float exponent; the exponent byte is e + 129.
+        let biased = brightest.bitPattern >> 23 & 0xFF
+        // 2^(7 − e) takes the brightest channel to 128…256. Rounded half up by adding ½ and
+        // truncating: the standard library's SIMD conversion and rounding are generic calls per
+        // lane, and `rounded()` is a libm call without SSE4.1.
+        let scale = Float(bitPattern: (261 - biased) << 23)
+        func byte(_ channel: Float) -> UInt32 { min(UInt32(max(channel * scale + 0.5, 0)), 255) }
+        return byte(rgb.x) | byte(rgb.y) << 8 | byte(rgb.z) << 16 | (biased + 2) << 24
     }
 
     /// The radiance of one mantissa unit of eight packed pixels: 2^(exponent − 136), built from
