@@ -43,8 +43,7 @@ public enum PreviewScaler {
         case .bgra8 where source.width == 2 * destination.width && source.height == 2 * destination.height:
             halve(source, into: destination)
         case .bgra8:
-            let pixels = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
-            write(into: destination, rows: [pixels], channels: [(0, 2, 4), (0, 1, 4), (0, 0, 4)], colour: RGBColor())
+            scaleBGRA(source, into: destination)
         case .gray8:
             let luma = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             write(into: destination, rows: [luma], channels: [(0, 0, 1)], colour: GrayColor())
@@ -90,6 +89,22 @@ public enum PreviewScaler {
                 }
                 line[4 * x + 3] = 255
             }
+        }
+    }
+
+    /// bgra8 at any ratio, the viewfinder's 1280 → 960: filtered down the columns as every format
+    /// is, then along the row a pixel's four channels at once (`BoxWeights.filterPixels`).
+    private static func scaleBGRA(_ source: PixelBuffer, into destination: PixelBuffer) {
+        let rows = SourceRows<UInt8>(source, plane: 0, destinationHeight: destination.height)
+        let columns = BoxWeights(source: source.width, destination: destination.width, offset: 0, stride: 4)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rows.length + columns.padding)
+        defer { sums.deallocate() }
+        (sums + rows.length).initialize(repeating: 0, count: columns.padding)
+        let stride = destination.planes[0].bytesPerRow
+        let output = destination.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        for y in 0..<destination.height {
+            rows.filterColumns(row: y, into: sums)
+            columns.filterPixels(sums, into: output + y * stride)
         }
     }
 
@@ -142,14 +157,6 @@ public enum PreviewScaler {
 private protocol ChannelColor {
     /// The colour of the means `pixel[0]`, `pixel[channelStride]`, `pixel[2 × channelStride]`, ….
     func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8)
-}
-
-/// Channels red, green, blue.
-private struct RGBColor: ChannelColor {
-    func colour(_ pixel: UnsafePointer<UInt16>, channelStride: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
-        (UInt8(truncatingIfNeeded: pixel[0]), UInt8(truncatingIfNeeded: pixel[channelStride]),
-         UInt8(truncatingIfNeeded: pixel[2 * channelStride]))
-    }
 }
 
 /// One luma channel.
@@ -276,6 +283,30 @@ private struct BoxWeights {
     func forEachTap(of i: Int, _ body: (_ index: Int, _ weight: UInt32) -> Void) {
         for tap in 0..<tapsPerPixel where weights[i * tapsPerPixel + tap] > 0 {
             body(firstIndex[i] + tap * stride, weights[i * tapsPerPixel + tap])
+        }
+    }
+
+    /// Writes each destination pixel of 8-bit samples four to a pixel (bgra8) — the rounded means
+    /// of `sums`, column sums from `SourceRows` — into `line`, alpha opaque. The four channels of a
+    /// tap are one SIMD4: a sum of 8-bit samples weighed twice by `one` stays under 2^32.
+    func filterPixels(_ sums: UnsafePointer<UInt32>, into line: UnsafeMutablePointer<UInt8>) {
+        precondition(stride == 4, "filterPixels takes four samples to a pixel, not \(stride)")
+        let shift = UInt32(2 * Self.bits), half = SIMD4<UInt32>(repeating: 1 << (shift - 1))
+        let taps = tapsPerPixel
+        firstIndex.withUnsafeBufferPointer { firstIndex in
+            weights.withUnsafeBufferPointer { weights in
+                for i in 0..<count {
+                    var sum = half
+                    for tap in 0..<taps {
+                        let samples = UnsafeRawPointer(sums + firstIndex[i] + 4 * tap).loadUnaligned(as: SIMD4<UInt32>.self)
+                        sum &+= samples &* weights[i * taps + tap]
+                    }
+                    let mean = sum &>> shift
+                    let pixel = line + 4 * i
+                    (pixel[0], pixel[1], pixel[2], pixel[3]) = (UInt8(truncatingIfNeeded: mean[0]), UInt8(truncatingIfNeeded: mean[1]),
+                                                                UInt8(truncatingIfNeeded: mean[2]), 255)
+                }
+            }
         }
     }
 

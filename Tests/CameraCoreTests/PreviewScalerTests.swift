@@ -88,6 +88,19 @@ struct PreviewScalerTests {
         #expect(pixels(try scaled(source, to: 2, 1)) == [[30, 30, 30, 255], [150, 150, 150, 255]])
     }
 
+    @Test("bgra8 at a fraction (the viewfinder's 1280 → 960 is 4 : 3) gives each channel as that channel alone does in gray8",
+          arguments: [(16, 12, 12, 9), (40, 30, 30, 22), (30, 20, 14, 10)])
+    func bgraMatchesEachChannelAlone(width: Int, height: Int, toWidth: Int, toHeight: Int) throws {
+        let value = { (x: Int, y: Int, channel: Int) in (x * (7 + channel) + y * 13 + x * y * channel) % 256 }
+        let source = try makeBuffer(.bgra8, width: width, height: height) { x, y in [value(x, y, 0), value(x, y, 1), value(x, y, 2), 255] }
+        let result = pixels(try scaled(source, to: toWidth, toHeight))
+        for channel in 0..<3 {
+            let alone = pixels(try scaled(try makeBuffer(.gray8, width: width, height: height) { x, y in [value(x, y, channel)] }, to: toWidth, toHeight))
+            #expect(result.map { $0[channel] } == alone.map { $0[0] }, "channel \(channel)")
+        }
+        #expect(result.allSatisfy { $0[3] == 255 })
+    }
+
     @Test("Halving a varied bgra8 image gives each 2×2 block's mean, rounded half up, as the box filter's exact halves do",
           arguments: [(64, 32), (60, 10)])
     func matchesBlockMeans(width: Int, height: Int) throws {
