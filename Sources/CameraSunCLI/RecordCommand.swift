@@ -64,7 +64,7 @@ enum RecordCommand {
         let (saved, failure): (MovieRecording.Saved, CaptureError?)
         do {
             (saved, failure) = try await record(movie, events: events, ending: ending, live: live, terminal: terminal) {
-                await SettledStart.wait(on: watcher, for: opened.device)
+                await SettledStart.wait(on: watcher, in: session, for: opened.device)
                 try Task.checkCancellation()
                 try take.start(limits: limits, encoder: encoder, sound: sound, filters: chain)
             }

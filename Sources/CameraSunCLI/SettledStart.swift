@@ -9,9 +9,14 @@ enum SettledStart {
     /// How long the camera may take to deliver them; a camera that delivers none fails the session.
     static let wait = Duration.seconds(3)
 
-    /// Waits on `watcher` (an output of `device`'s session) for the first settled frame.
-    static func wait(on watcher: VideoDataOutput, for device: any CaptureDevice) async {
-        guard device.capabilities.exposureIsSettable else { return }
-        _ = await ExposureWait.first(in: watcher, frames: frames, within: wait)
+    /// Waits on `watcher` (an output of `session`, fed by `device`) for the first settled frame,
+    /// then disconnects it and takes the frame it still holds, so that it costs the take nothing.
+    static func wait(on watcher: VideoDataOutput, in session: CaptureSession, for device: any CaptureDevice) async {
+        if device.capabilities.exposureIsSettable {
+            _ = await ExposureWait.first(in: watcher, frames: frames, within: wait)
+        }
+        await session.connection(for: watcher)?.isEnabled = false
+        var frames = watcher.frames.makeAsyncIterator()
+        while watcher.framesWaiting > 0 { _ = await frames.next() }
     }
 }

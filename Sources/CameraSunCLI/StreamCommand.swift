@@ -60,7 +60,7 @@ enum StreamCommand {
         do {
             let finishing = records ? "closing the stream and saving its take" : "closing the stream"
             _ = try await Interrupt.runUntilSignalled(finishing: finishing, terminal: terminal) {
-                await SettledStart.wait(on: watcher, for: opened.device)
+                await SettledStart.wait(on: watcher, in: session, for: opened.device)
                 await session.connection(for: live)?.isEnabled = true
                 try await SessionEnding.run({ try await report(live, events: events, until: duration, json: json, onTerminal: onTerminal,
                                                                terminal: terminal) },
