@@ -12,8 +12,9 @@ struct TonemapBenchmarkTests {
         #expect(rows.dropLast().map(\.peer) == (OpenCVToneMappers.names + OpenCVToneMappers.names + ["opencv-bilateral", "opencv-bilateral"]).map(Optional.some))
         for row in rows {
             let ours = row.ours, peer = try #require(row.peerValue), ratio = try #require(row.ratio)
-            // The temporal denoiser's figure is a difference of two timings, which noise may take below zero in one run.
-            #expect((ours > 0 || row.name == "denoise-1080p-temporal") && peer > 0 && row.unit == "ms/frame", "\(row)")
+            // The denoisers' figures are each a difference of two timings (develop with it less without it), which
+            // noise may take below zero in one run: the spatial one read −12.3 ms in a clean clone's loaded pass.
+            #expect((ours > 0 || row.name.hasPrefix("denoise-1080p-")) && peer > 0 && row.unit == "ms/frame", "\(row)")
             #expect(abs(ratio - peer / ours) < 1e-12)
         }
         // The whole render's peer is the fastest of the three mappers in the same run.
