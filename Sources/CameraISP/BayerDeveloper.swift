@@ -14,16 +14,16 @@ import CameraCore
 /// Bilinear demosaic: each missing colour is the mean of its nearest two or four samples. Rows are
 /// normalised once into a ring of three, the image's edges mirrored (a mirror about the first or
 /// last pixel keeps the colour of each site), then each output row reads its three source rows
-/// eight pixels at a time.
+/// eight pixels at a time. Stripes of rows run on the `StripePool`, each with a ring of its own.
 struct BayerDeveloper {
-    /// Three normalised mosaic rows, each `margin` values of mirror on both sides.
+    /// Per stripe, three normalised mosaic rows, each `margin` values of mirror on both sides.
     private var rows: [Float] = []
     private var rowLength = 0
     /// Columns of mirror before and after a row: one is read, eight keep the loads aligned.
     private static let margin = 8
 
     mutating func develop(_ buffer: PixelBuffer, pattern: BayerPattern, significantBits: Int, metadata: FrameMetadata,
-                          into image: inout LinearImage) throws(ISPError) {
+                          stripes: StripePool, into image: inout LinearImage) throws(ISPError) {
         guard let calibration = metadata.rawCalibration else { throw .missingRawCalibration(buffer.format) }
         guard calibration.whiteLevel < 1 << significantBits else {
             throw .whiteLevelOutOfRange(whiteLevel: calibration.whiteLevel, significantBits: significantBits)
@@ -39,25 +39,31 @@ struct BayerDeveloper {
         (image.clipLevel, image.headroom) = (normalisation.clip, Float(calibration.headroom))
         let matrix = ColorMatrix(calibration.colorMatrix)
         rowLength = image.stride + 2 * BayerDeveloper.margin
-        if rows.count != 3 * rowLength { rows = [Float](repeating: 0, count: 3 * rowLength) }
+        let ringLength = 3 * rowLength, stripeCount = stripes.stripeCount(rows: buffer.height)
+        if rows.count != stripeCount * ringLength { rows = [Float](repeating: 0, count: stripeCount * ringLength) }
         let (width, height, stride, rowLength) = (buffer.width, buffer.height, image.stride, rowLength)
         let source = PlaneBytes(buffer, plane: 0)
         rows.withUnsafeMutableBufferPointer { rows in
-            let ring = rows.baseAddress! + BayerDeveloper.margin
-            func slot(_ y: Int) -> UnsafeMutablePointer<Float> { ring + (y % 3) * rowLength }
-            func normalise(_ y: Int) {
-                normalisation.row(source.row(y), y: y, width: width, stride: stride, into: slot(y))
-            }
-            normalise(0)
-            normalise(min(1, height - 1))
             image.withMutablePlanes { planes in
-                for y in 0..<height {
-                    if y + 1 < height && y >= 1 { normalise(y + 1) }
-                    let above = slot(y == 0 ? min(1, height - 1) : y - 1)
-                    let below = slot(y + 1 < height ? y + 1 : max(height - 2, 0))
-                    BayerDeveloper.demosaicRow(above: above, center: slot(y), below: below,
-                                               redRow: (y + pattern.redSite.y).isMultiple(of: 2), redColumns: normalisation.redColumns,
-                                               matrix: matrix, into: planes, at: y * planes.stride, count: planes.stride)
+                stripes.run(rows: height) { stripe, stripeRows in
+                    // Each stripe its own ring, starting with the rows above and at its first.
+                    let ring = rows.baseAddress! + stripe * ringLength + BayerDeveloper.margin
+                    func slot(_ y: Int) -> UnsafeMutablePointer<Float> { ring + (y % 3) * rowLength }
+                    func normalise(_ y: Int) {
+                        normalisation.row(source.row(y), y: y, width: width, stride: stride, into: slot(y))
+                    }
+                    func above(_ y: Int) -> Int { y == 0 ? min(1, height - 1) : y - 1 }
+                    func below(_ y: Int) -> Int { y + 1 < height ? y + 1 : max(height - 2, 0) }
+                    let first = stripeRows.lowerBound
+                    normalise(above(first))
+                    if first != above(first) { normalise(first) }
+                    for y in stripeRows {
+                        let next = below(y)
+                        if next != above(y) && next != y { normalise(next) }
+                        BayerDeveloper.demosaicRow(above: slot(above(y)), center: slot(y), below: slot(next),
+                                                   redRow: (y + pattern.redSite.y).isMultiple(of: 2), redColumns: normalisation.redColumns,
+                                                   matrix: matrix, into: planes, at: y * planes.stride, count: planes.stride)
+                    }
                 }
             }
         }

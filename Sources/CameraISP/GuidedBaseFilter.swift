@@ -39,7 +39,7 @@ struct GuidedBaseFilter {
     private var guide: [Float] = [], squares: [Float] = [], mean: [Float] = [], meanOfSquares: [Float] = []
     private var windowA: [Float] = [], windowB: [Float] = [], meanA: [Float] = [], meanB: [Float] = []
     private var box = BoxFilter()
-    /// Per block column, the running sum of luminance over the block's rows.
+    /// Per stripe and block column, the running sum of luminance over the block's rows.
     private var blockSums: [SIMD8<Float>] = []
     /// a and b upsampled horizontally to full width (`stride` values per low-resolution row).
     private(set) var rowsA: [Float] = []
@@ -47,9 +47,9 @@ struct GuidedBaseFilter {
     private(set) var stride = 0
 
     /// Computes the coefficients for `image` (its planes' padding must repeat the edge pixel).
-    mutating func compute(_ image: LinearImage) {
+    mutating func compute(_ image: LinearImage, stripes: StripePool) {
         resize(for: image)
-        downsample(image)
+        downsample(image, stripes: stripes)
         filterCoefficients()
         upsampleRows()
     }
@@ -69,7 +69,6 @@ struct GuidedBaseFilter {
         (lowWidth, lowHeight, stride) = (width, height, image.stride)
         guide = [Float](repeating: 0, count: width * height)
         (squares, mean, meanOfSquares, windowA, windowB, meanA, meanB) = (guide, guide, guide, guide, guide, guide, guide)
-        blockSums = [SIMD8<Float>](repeating: .zero, count: width)
         rowsA = [Float](repeating: 0, count: height * image.stride)
         rowsB = rowsA
     }
@@ -77,25 +76,30 @@ struct GuidedBaseFilter {
     /// Each 8×8 block's log2 mean luminance into `guide`: one log per block rather than per
     /// pixel. Blocks on an edge lean to its bright side, which the windows spanning the edge
     /// (a ≈ 1) do not notice.
-    private mutating func downsample(_ image: LinearImage) {
+    private mutating func downsample(_ image: LinearImage, stripes: StripePool) {
         let factor = GuidedBaseFilter.factor
         let (lowWidth, height) = (lowWidth, image.height)
         let weights = Luminance()
+        let sumsCount = stripes.stripeCount(rows: lowHeight) * lowWidth
+        if blockSums.count != sumsCount { blockSums = [SIMD8<Float>](repeating: .zero, count: sumsCount) }
         image.withPlanes { planes in
-            blockSums.withUnsafeMutableBufferPointer { sums in
+            blockSums.withUnsafeMutableBufferPointer { blockSums in
                 guide.withUnsafeMutableBufferPointer { guide in
-                    for blockRow in 0..<lowHeight {
-                        let rows = (blockRow * factor)..<min((blockRow + 1) * factor, height)
-                        for column in 0..<lowWidth { sums[column] = .zero }
-                        for y in rows {
-                            for column in 0..<lowWidth {
-                                let pixels = planes.load(y * planes.stride + column * factor)
-                                sums[column] += weights.linear(red: pixels.red, green: pixels.green, blue: pixels.blue)
+                    stripes.run(rows: lowHeight) { stripe, blockRows in
+                        let sums = blockSums.baseAddress! + stripe * lowWidth
+                        for blockRow in blockRows {
+                            let rows = (blockRow * factor)..<min((blockRow + 1) * factor, height)
+                            for column in 0..<lowWidth { sums[column] = .zero }
+                            for y in rows {
+                                for column in 0..<lowWidth {
+                                    let pixels = planes.load(y * planes.stride + column * factor)
+                                    sums[column] += weights.linear(red: pixels.red, green: pixels.green, blue: pixels.blue)
+                                }
                             }
-                        }
-                        let scale = 1 / Float(rows.count * factor)
-                        for column in 0..<lowWidth {
-                            guide[blockRow * lowWidth + column] = Foundation.log2(sums[column].sum() * scale + ToneCurve.smallestLuminance)
+                            let scale = 1 / Float(rows.count * factor)
+                            for column in 0..<lowWidth {
+                                guide[blockRow * lowWidth + column] = Foundation.log2(sums[column].sum() * scale + ToneCurve.smallestLuminance)
+                            }
                         }
                     }
                 }

@@ -1,7 +1,8 @@
 import CameraCore
 
 /// The image pipeline: turns a camera frame into the picture the user sees. One per stream; it
-/// keeps its storage between frames, so in the steady state it allocates nothing.
+/// keeps its storage between frames, so in the steady state it allocates nothing. Each pass over
+/// the pixels runs in stripes of rows on a `StripePool`, on every core.
 ///
 /// ```
 ///  Frame ─► develop ─► developed: LinearImage (linear Rec. 709, 1 = the sensor's white)
@@ -35,9 +36,13 @@ public struct ImagePipeline: Sendable {
     private var temporal = TemporalDenoiser()
     /// The output before `developed`, for the temporal denoiser: the two swap at each frame.
     private var previous = LinearImage()
+    /// Where each pass's stripes of rows run.
+    private let stripes: StripePool
 
-    public init(denoising: Denoising = .spatial) {
+    /// A pipeline whose passes run on `stripes` (the process's pool unless a test asks for another).
+    public init(denoising: Denoising = .spatial, stripes: StripePool = .shared) {
         self.denoising = denoising
+        self.stripes = stripes
     }
 
     /// Develops `frame` into `developed`, then denoises it. A bayer16 frame needs `metadata.rawCalibration`.
@@ -46,7 +51,8 @@ public struct ImagePipeline: Sendable {
         do {
             switch frame.buffer.format {
             case .bayer16(let pattern, let bits):
-                try bayer.develop(frame.buffer, pattern: pattern, significantBits: bits, metadata: frame.metadata, into: &developed)
+                try bayer.develop(frame.buffer, pattern: pattern, significantBits: bits, metadata: frame.metadata,
+                                   stripes: stripes, into: &developed)
             case .bgra8, .nv12, .yuyv422, .gray8:
                 ProcessedFrameDecoder.decode(frame.buffer, into: &developed)
             }
@@ -56,9 +62,10 @@ public struct ImagePipeline: Sendable {
         }
         guard denoising != .off else { return }
         let noise = DevelopedNoise(of: frame)
-        spatial.apply(&developed, noise: noise)
+        spatial.apply(&developed, noise: noise, stripes: stripes)
         if denoising == .temporal {
-            temporal.apply(&developed, exposure: TemporalDenoiser.exposure(of: frame), previous: previous, noise: noise)
+            temporal.apply(&developed, exposure: TemporalDenoiser.exposure(of: frame), previous: previous, noise: noise,
+                           stripes: stripes)
         }
     }
 
@@ -70,7 +77,7 @@ public struct ImagePipeline: Sendable {
         guard output.width == developed.width && output.height == developed.height else {
             throw .sizeMismatch(output: PixelSize(width: output.width, height: output.height), developed: developedSize)
         }
-        toneMapper.render(developed, gain: rendering, toneMapping: toneMapping, into: try OutputEncoder(output))
+        toneMapper.render(developed, gain: rendering, toneMapping: toneMapping, into: try OutputEncoder(output), stripes: stripes)
     }
 
     /// Renders `developed` with no gain and no tone mapping, sRGB-encoded, into `output`

@@ -2,25 +2,31 @@ import CameraCore
 
 /// Renders a developed frame through the tone curve into an output buffer, row by row: each
 /// pixel's RGB times its gain 2^(f(base) − base), as indices into the sRGB table (`IndexRow`),
-/// which `OutputEncoder` looks up and writes in the buffer's format.
+/// which `OutputEncoder` looks up and writes in the buffer's format. Stripes of row pairs run on a
+/// `StripePool`.
 ///
 /// The base is the guided filter's for `.local` and the pixel's own log luminance for `.global`;
 /// an identity curve (`RenderGain.none`, global) skips the luminance and gain altogether.
 struct ToneMapper {
     private var filter = GuidedBaseFilter()
-    private var rows = EncodedRows()
-    /// One row's sRGB table indices, red, green and blue planes.
+    /// Per stripe, two rows of R'G'B' for the formats written in row pairs.
+    private var rows: [EncodedRows] = []
+    /// Per stripe, one row's sRGB table indices, red, green and blue planes.
     private var indices: [Int32] = []
 
-    mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder) {
+    mutating func render(_ image: LinearImage, gain: RenderGain, toneMapping: ToneMapping, into encoder: OutputEncoder,
+                         stripes: StripePool) {
         let curve = ToneCurve(gain, clipLevel: image.clipLevel, headroom: image.headroom)
-        rows.resize(stride: image.stride)
+        let stripeCount = stripes.stripeCount(rows: image.height, multiple: 2)
+        if rows.count != stripeCount { rows = [EncodedRows](repeating: EncodedRows(), count: stripeCount) }
+        for stripe in rows.indices { rows[stripe].resize(stride: image.stride) }
+        if indices.count != stripeCount * 3 * image.stride { indices = [Int32](repeating: 0, count: stripeCount * 3 * image.stride) }
         if toneMapping == .local && !curve.isIdentity {
-            filter.compute(image)
+            filter.compute(image, stripes: stripes)
             let filter = filter
             filter.rowsA.withUnsafeBufferPointer { rowsA in
                 filter.rowsB.withUnsafeBufferPointer { rowsB in
-                    renderRows(image, encoder) { y in
+                    renderRows(image, encoder, stripes) { y in
                         let (top, bottom, weight) = filter.rows(for: y)
                         return LocalGain(curve: curve, topA: rowsA.baseAddress! + top * image.stride,
                                          bottomA: rowsA.baseAddress! + bottom * image.stride,
@@ -30,23 +36,29 @@ struct ToneMapper {
                 }
             }
         } else if curve.isIdentity {
-            renderRows(image, encoder) { _ in UnityGain() }
+            renderRows(image, encoder, stripes) { _ in UnityGain() }
         } else {
-            renderRows(image, encoder) { _ in GlobalGain(curve: curve) }
+            renderRows(image, encoder, stripes) { _ in GlobalGain(curve: curve) }
         }
     }
 
-    /// Every row of `image`, with the gain `gainOfRow(y)`, into `encoder`.
-    private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, gainOfRow: (Int) -> Gain) {
-        if indices.count != 3 * image.stride { indices = [Int32](repeating: 0, count: 3 * image.stride) }
+    /// Every row of `image`, with the gain `gainOfRow(y)`, into `encoder`, in stripes of row pairs.
+    private mutating func renderRows<Gain: PixelGain>(_ image: LinearImage, _ encoder: OutputEncoder, _ stripes: StripePool,
+                                                      gainOfRow: (Int) -> Gain) {
+        let rowLength = 3 * image.stride
         SRGBEncodeTable.table.withUnsafeBufferPointer { table in
             image.withPlanes { planes in
                 indices.withUnsafeMutableBufferPointer { indices in
-                    rows.withRows { rows in
-                        let row = IndexRow(base: indices.baseAddress!, stride: planes.stride, table: table.baseAddress!)
-                        for y in 0..<image.height {
-                            ToneMapper.tableIndices(planes, at: y * planes.stride, count: planes.stride, gain: gainOfRow(y), into: row)
-                            encoder.write(row, y: y, pairing: rows)
+                    rows.withUnsafeMutableBufferPointer { rows in
+                        stripes.run(rows: image.height, multiple: 2) { stripe, stripeRows in
+                            rows[stripe].withRows { pairing in
+                                let row = IndexRow(base: indices.baseAddress! + stripe * rowLength, stride: planes.stride,
+                                                   table: table.baseAddress!)
+                                for y in stripeRows {
+                                    ToneMapper.tableIndices(planes, at: y * planes.stride, count: planes.stride, gain: gainOfRow(y), into: row)
+                                    encoder.write(row, y: y, pairing: pairing)
+                                }
+                            }
                         }
                     }
                 }

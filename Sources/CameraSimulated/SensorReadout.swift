@@ -18,6 +18,8 @@ struct SensorReadout {
     private var output: (key: [Double], table: [UInt8]) = ([], [])
     /// Two rows of planar raw values (red, green, blue planes per row).
     private var raw: [Int32] = []
+    /// Where each row of a mosaic reads the noise table, drawn in row order before the rows are read in stripes.
+    private var noiseOffsets: [Int] = []
 
     init(model: SensorModel) {
         self.model = model
@@ -35,9 +37,11 @@ struct SensorReadout {
             let signal = SensorModel.whiteLevel - SensorModel.blackLevel
             let signalScale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain,
                                                        fullScale: signal)) * exposure.illuminant
+            if noiseOffsets.count != buffer.height { noiseOffsets = [Int](repeating: 0, count: buffer.height) }
+            for y in 0..<buffer.height { noiseOffsets[y] = NoiseSource.rowOffset(&rng) }
             SensorReadout.readMosaic(image, originX: originX, scale: signalScale,
                                      noise: model.noiseModel(gain: exposure.analogueGain, fullScale: signal), rowLight: rowLight,
-                                     bits: bits, rng: &rng, into: buffer)
+                                     bits: bits, noiseOffsets: noiseOffsets, into: buffer)
             return
         }
         let scale = Float(model.meanRawValue(luminance: 1, exposure: exposure.duration, gain: exposure.analogueGain)) * exposure.illuminant
@@ -95,30 +99,32 @@ struct SensorReadout {
     }
 
     /// A raw RGGB mosaic: one colour per pixel on the black level (`SensorModel.blackLevel`), no
-    /// white balance, digital gain or tone curve, scaled to `bits`.
+    /// white balance, digital gain or tone curve, scaled to `bits`; row `y` reads the noise table
+    /// from `noiseOffsets[y]`. In stripes of rows on the `StripePool`.
     private static func readMosaic(_ image: PackedRadiance, originX: Int, scale: SIMD3<Float>, noise: NoiseModel, rowLight: [Float],
-                                   bits: Int, rng: inout SplitMix64, into buffer: PixelBuffer) {
+                                   bits: Int, noiseOffsets: [Int], into buffer: PixelBuffer) {
         let shift = Int32(12 - bits)
         let pedestal = Float(SensorModel.blackLevel)
         let odd = SIMD8<Float>(0, 1, 0, 1, 0, 1, 0, 1), even = 1 - odd
-        let bytesPerRow = buffer.planes[0].bytesPerRow
+        let (bytesPerRow, width) = (buffer.planes[0].bytesPerRow, buffer.width)
         let base = buffer.baseAddress(plane: 0)
         image.pixels.withUnsafeBufferPointer { pixels in
             NoiseSource.deviates.withUnsafeBufferPointer { deviates in
-                for y in 0..<buffer.height {
-                    let source = pixels.baseAddress! + y * image.stride + originX
-                    let noiseRow = deviates.baseAddress! + NoiseSource.rowOffset(&rng)
-                    let row = (base + y * bytesPerRow).assumingMemoryBound(to: UInt16.self)
-                    let channelScale = scale * rowLight[y]
-                    let rowScale = channelScale[y & 1] * even + channelScale[(y & 1) + 1] * odd
-                    for x in Swift.stride(from: 0, to: buffer.width, by: 8) {
-                        let packed = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-                        // R G R G … on even rows, G B G B … on odd rows (originX is even).
-                        let first = PackedRadiance.mantissa(packed, channel: y & 1), second = PackedRadiance.mantissa(packed, channel: (y & 1) + 1)
-                        let mean = (first * even + second * odd) * PackedRadiance.unitScale(packed)
-                        let values = noise.quantize(mean * rowScale, deviates: load(noiseRow + x), pedestal: pedestal) &>> shift
-                        for lane in 0..<min(8, buffer.width - x) {
-                            row[x + lane] = UInt16(truncatingIfNeeded: values[lane]).littleEndian
+                StripePool.shared.run(rows: buffer.height) { _, rows in
+                    for y in rows {
+                        let source = pixels.baseAddress! + y * image.stride + originX
+                        let noiseRow = deviates.baseAddress! + noiseOffsets[y]
+                        let row = (base + y * bytesPerRow).assumingMemoryBound(to: UInt16.self)
+                        let channelScale = scale * rowLight[y]
+                        let rowScale = channelScale[y & 1] * even + channelScale[(y & 1) + 1] * odd
+                        for x in Swift.stride(from: 0, to: width, by: 8) {
+                            let packed = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                            // R G R G … on even rows, G B G B … on odd rows (originX is even).
+                            let first = PackedRadiance.mantissa(packed, channel: y & 1)
+                            let second = PackedRadiance.mantissa(packed, channel: (y & 1) + 1)
+                            let mean = (first * even + second * odd) * PackedRadiance.unitScale(packed)
+                            let values = noise.quantize(mean * rowScale, deviates: load(noiseRow + x), pedestal: pedestal) &>> shift
+                            storeLittleEndian(SIMD8<UInt16>(truncatingIfNeeded: values), row + x, count: min(8, width - x))
                         }
                     }
                 }
@@ -130,6 +136,18 @@ struct SensorReadout {
 @inline(__always)
 private func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
     UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+/// The first `count` lanes of `samples` at `pointer`, little-endian: the eight at once where they are.
+@inline(__always)
+private func storeLittleEndian(_ samples: SIMD8<UInt16>, _ pointer: UnsafeMutablePointer<UInt16>, count: Int) {
+    #if _endian(little)
+    if count == 8 {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: samples, as: SIMD8<UInt16>.self)
+        return
+    }
+    #endif
+    for lane in 0..<count { pointer[lane] = samples[lane].littleEndian }
 }
 
 @inline(__always)

@@ -6,6 +6,8 @@ extension SimulatedCamera {
         let scene: SimulatedScene
         let viewSize: PixelSize
         private var readout: SensorReadout
+        /// Each row's light factor during its exposure, kept between frames.
+        private var rowLight: [Float] = []
         private var sceneImage: SceneImage?
         private var lensImage: (lensPosition: Double, torchLevel: Double, image: RadianceImage, packed: PackedRadiance)?
         /// The zoomed view, cached for its zoom, pan and — in a scene with a moving object — time.
@@ -22,8 +24,9 @@ extension SimulatedCamera {
             let exposure = metadata.exposureDuration.seconds
             let start = plan.presentationTime.seconds
             let mark = plan.syncMark ? SimulatedCamera.syncMarkGain : 1
-            let rowLight = (0..<viewSize.height).map { row in
-                mark * Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
+            if rowLight.count != viewSize.height { rowLight = [Float](repeating: 0, count: viewSize.height) }
+            for row in 0..<viewSize.height {
+                rowLight[row] = mark * Float(scene.illumination.meanFactor(from: start + Double(row) * metadata.rowReadoutTime, duration: exposure))
             }
             let ambient = ambientImage(for: plan)
             let optical = metadata.flashPower.map { power in

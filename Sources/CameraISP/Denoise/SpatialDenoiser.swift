@@ -1,3 +1,5 @@
+import CameraCore
+
 /// Takes a developed frame's noise out of each frame on its own: luma smoothed where nothing
 /// stands above the noise, chroma smoothed strongly and changed only at luma edges.
 ///
@@ -11,51 +13,63 @@
 /// A fast guided filter (He & Sun, 2015) whose statistics are block means rather than a
 /// subsampled image, so they count every pixel; the window is 3×3 blocks (12 pixels) and the
 /// models' average another, so chroma is smoothed over about 20 pixels. The image is
-/// changed in place, clipped to 0…`clipLevel` so that a blown highlight stays white.
+/// changed in place, clipped to 0…`clipLevel` so that a blown highlight stays white. Both passes
+/// over the image run in stripes of rows on a `StripePool`.
 struct SpatialDenoiser {
     /// Pixels along each side of a block.
     static let side = 4
     private var models = LocalLinearModels()
-    /// One block row's column sums: a plane of `stride` values per statistic.
+    /// Per stripe, one block row's column sums: a plane of `stride` values per statistic.
     private var columnSums: [Float] = []
-    /// The models of two block rows, each bilinearly widened to one value per column.
-    private var widened = WidenedModels()
+    /// Per stripe, the models of two block rows, each bilinearly widened to one value per column.
+    private var widened: [WidenedModels] = []
 
-    /// Denoises `image` in place, its noise being `noise`.
-    mutating func apply(_ image: inout LinearImage, noise: DevelopedNoise) {
+    /// Denoises `image` in place, its noise being `noise`, in stripes of rows on `stripes`.
+    mutating func apply(_ image: inout LinearImage, noise: DevelopedNoise, stripes: StripePool) {
         let blocks = (width: image.stride / Self.side, height: (image.height + Self.side - 1) / Self.side)
         models.resize(width: blocks.width, height: blocks.height)
         let count = LocalLinearModels.Statistic.allCases.count * image.stride
-        if columnSums.count != count { columnSums = [Float](repeating: 0, count: count) }
-        gatherStatistics(image, floor: noise.floor)
+        let sumStripes = stripes.stripeCount(rows: blocks.height)
+        if columnSums.count != sumStripes * count { columnSums = [Float](repeating: 0, count: sumStripes * count) }
+        gatherStatistics(image, floor: noise.floor, stripes: stripes)
         models.fit(noise: noise)
-        widened.prepare(stride: image.stride)
-        let (models, clip, height, floor) = (models.models, image.clipLevel, image.height, noise.floor)
+        let rowStripes = stripes.stripeCount(rows: image.height)
+        if widened.count != rowStripes { widened = [WidenedModels](repeating: WidenedModels(), count: rowStripes) }
+        let (models, clip, height, floor, stride) = (models.models, image.clipLevel, image.height, noise.floor, image.stride)
         image.withMutablePlanes { planes in
-            for y in 0..<height {
-                widened.withRows(for: y, of: models) { rows in
-                    Self.applyRow(planes, at: y * planes.stride, count: planes.stride, models: rows, clip: clip, floor: floor)
+            widened.withUnsafeMutableBufferPointer { widened in
+                stripes.run(rows: height) { stripe, rows in
+                    let widened = widened.baseAddress! + stripe
+                    widened.pointee.prepare(stride: stride)
+                    for y in rows {
+                        widened.pointee.withRows(for: y, of: models) { rows in
+                            Self.applyRow(planes, at: y * planes.stride, count: planes.stride, models: rows, clip: clip, floor: floor)
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// Fills the statistics grid with each block's means, one block row at a time.
-    private mutating func gatherStatistics(_ image: LinearImage, floor: Float) {
+    /// Fills the statistics grid with each block's means, in stripes of block rows.
+    private mutating func gatherStatistics(_ image: LinearImage, floor: Float, stripes: StripePool) {
         let grid = models.statistics.layout
         let planeCount = LocalLinearModels.Statistic.allCases.count
+        let sumsLength = planeCount * image.stride
         image.withPlanes { planes in
             columnSums.withUnsafeMutableBufferPointer { sums in
                 models.statistics.values.withUnsafeMutableBufferPointer { means in
-                    let sums = sums.baseAddress!
-                    for blockRow in 0..<grid.height {
-                        func row(_ k: Int) -> Int { min(blockRow * Self.side + k, image.height - 1) * planes.stride }
-                        Self.sumColumns(planes, rows: (row(0), row(1), row(2), row(3)), count: planes.stride, floor: floor, into: sums)
-                        for plane in 0..<planeCount {
-                            let source = sums + plane * planes.stride, target = means.baseAddress! + grid.row(plane, blockRow)
-                            for block in 0..<grid.width {
-                                let x = block * Self.side
-                                target[block] = (source[x] + source[x + 1] + source[x + 2] + source[x + 3]) * (1.0 / 16)
+                    stripes.run(rows: grid.height) { stripe, blockRows in
+                        let sums = sums.baseAddress! + stripe * sumsLength
+                        for blockRow in blockRows {
+                            func row(_ k: Int) -> Int { min(blockRow * Self.side + k, image.height - 1) * planes.stride }
+                            Self.sumColumns(planes, rows: (row(0), row(1), row(2), row(3)), count: planes.stride, floor: floor, into: sums)
+                            for plane in 0..<planeCount {
+                                let source = sums + plane * planes.stride, target = means.baseAddress! + grid.row(plane, blockRow)
+                                for block in 0..<grid.width {
+                                    let x = block * Self.side
+                                    target[block] = (source[x] + source[x + 1] + source[x + 2] + source[x + 3]) * (1.0 / 16)
+                                }
                             }
                         }
                     }

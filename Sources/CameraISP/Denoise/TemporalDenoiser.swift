@@ -28,16 +28,20 @@ struct TemporalDenoiser {
     }
 
     /// Blends `image`, developed at `exposure` (per channel: the developed level of a unit
-    /// radiance), in place with `previous`, the output before it, whose noise is `noise`.
-    mutating func apply(_ image: inout LinearImage, exposure: SIMD3<Float>, previous: LinearImage, noise: DevelopedNoise) {
+    /// radiance), in place with `previous`, the output before it, whose noise is `noise`; in
+    /// stripes of rows on `stripes`.
+    mutating func apply(_ image: inout LinearImage, exposure: SIMD3<Float>, previous: LinearImage, noise: DevelopedNoise,
+                        stripes: StripePool) {
         defer { previousExposure = exposure }
         guard let previousExposure, previous.width == image.width, previous.height == image.height else { return }
         let scale = exposure / previousExposure
         let (height, clip) = (image.height, image.clipLevel)
         previous.withPlanes { old in
             image.withMutablePlanes { new in
-                for y in 0..<height {
-                    Self.blendRow(new, old, at: y * new.stride, count: new.stride, scale: scale, clip: clip, noise: noise)
+                stripes.run(rows: height) { _, rows in
+                    for y in rows {
+                        Self.blendRow(new, old, at: y * new.stride, count: new.stride, scale: scale, clip: clip, noise: noise)
+                    }
                 }
             }
         }
