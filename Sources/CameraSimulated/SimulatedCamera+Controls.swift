@@ -3,9 +3,11 @@ import CameraCore
 
 extension SimulatedCamera {
     /// Sets the sensor and lens for the frames to come. Like a real sensor, a new exposure time
-    /// shows two frames after the frame last scheduled and a new analogue gain one frame after
-    /// (at once while no frame is in flight: stopped, or started without a frame yet); the other
-    /// controls apply from the next frame. A flash request fires once, on the next frame scheduled
+    /// shows two frames after the frame last asked for (`nextFrame()`) and a new analogue gain one
+    /// frame after (at once while no frame is in flight: stopped, or started without a frame yet);
+    /// the other controls apply from the next frame scheduled. In realtime pacing the frame after
+    /// the last one asked for is already being read out: what would land on it lands on the one
+    /// after (exposure still two frames after). A flash request fires once, on the next frame scheduled
     /// (stopping the stream drops it). Each frame's metadata tells what it was captured with,
     /// the flash's power included.
     /// A value outside `capabilities` (or a white-balance gain outside `whiteBalanceGainRange`)

@@ -17,6 +17,12 @@ extension SimulatedCamera {
         let syncMark: Bool
     }
 
+    /// A frame being read off the sensor on a thread of its own, and what it was planned with.
+    struct ReadOut: Sendable {
+        let plan: FramePlan
+        let frame: Task<Frame, any Error>
+    }
+
     /// What changes while the camera runs, behind its one lock: the stream, the controls asked
     /// for, the simulated world's light and availability, and the frame clock.
     struct State {
@@ -34,8 +40,12 @@ extension SimulatedCamera {
         var illuminant = Illuminant.neutral
         /// Whether frames starting on a whole second of stream time carry a sync mark.
         var syncMarks = false
-        /// The last frame scheduled since the stream started; nil before its first frame.
+        /// The last frame `nextFrame()` was asked for since the stream started (nil before the
+        /// first): the frame controls are requested after, whatever is read out ahead of it.
         private var lastFrame: UInt64?
+        /// In realtime pacing, the next frame, read out while the one before it is processed;
+        /// planned when that one was delivered.
+        var readAhead: ReadOut?
         private var nextFrame: UInt64 = 0
         private var nextTime = MediaTime.zero
         /// The wall-clock instant of stream time zero, set by the first frame after each start.
@@ -64,13 +74,23 @@ extension SimulatedCamera {
         }
 
         /// Ends the stream: pending requests settle, a flash waiting for its frame is dropped (that
-        /// frame will not come), and the next start resumes stream time where it stopped.
+        /// frame will not come), and the next start resumes stream time where it stopped — at the
+        /// frame read out ahead when no one has asked for it yet.
         mutating func stop() {
             isStreaming = false
+            if let plan = readAhead?.plan, lastFrame.map({ plan.index > $0 }) ?? true {
+                (nextFrame, nextTime) = (plan.index, plan.presentationTime)
+            }
+            readAhead = nil
             pipeline.settle()
             pendingFlash = nil
             lastFrame = nil
             origin = nil
+        }
+
+        /// Records that `nextFrame()` was asked for the frame of `plan`.
+        mutating func ask(_ plan: FramePlan) {
+            lastFrame = plan.index
         }
 
         /// Schedules the next frame: applies due requests (a flash waiting fires on it) and advances
@@ -94,7 +114,6 @@ extension SimulatedCamera {
                 torchLevel: requested.torchLevel, illuminant: illuminant,
                 syncMark: syncMarks && SimulatedCamera.holdsWholeSecond(nextTime.seconds, duration: duration.seconds))
             pendingFlash = nil
-            lastFrame = nextFrame
             nextFrame += 1
             nextTime = nextTime + duration
             return plan

@@ -119,22 +119,57 @@ public final class SimulatedCamera: CaptureDevice {
     /// Throws `.frameDropped(.outOfBuffers)` when every pooled buffer is still held (the frame is
     /// lost and its sequence number skipped), `.interrupted` while the camera is busy or removed,
     /// and `CancellationError` when the task is cancelled.
+    ///
+    /// In realtime pacing the sensor reads the next frame out on a thread of its own while the
+    /// caller processes this one, as a real sensor does: the frame is planned when this one is
+    /// delivered, and controls applied meanwhile land from the frame after it.
     public func nextFrame() async throws -> Frame {
-        let (plan, stream) = try state.withLock { (state) throws(CaptureError) in
-            if let interruption = state.availability.interruption(device: uniqueID) { throw interruption }
-            guard state.isStreaming else {
-                throw .deviceFailure(device: uniqueID, detail: "the stream is not started — call startStreaming() before nextFrame()")
+        guard pacing == .realtime else {
+            let (plan, stream) = try state.withLock { (state) throws(CaptureError) in
+                try streaming(state)
+                let plan = state.plan()
+                state.ask(plan)
+                return (plan, state.stream)
             }
-            if pacing == .realtime { state.framesAwaited += 1 }
-            return (state.plan(), state.stream)
+            try Task.checkCancellation()
+            return try render(plan, on: stream)
         }
-        if pacing == .realtime {
-            defer { state.withLock { $0.framesAwaited -= 1 } }
-            try await Task.sleep(until: plan.due, clock: .continuous)
-            if let interruption = state.withLock({ $0.availability.interruption(device: uniqueID) }) { throw interruption }
+        let readOut = try state.withLock { (state) throws(CaptureError) in
+            try streaming(state)
+            state.framesAwaited += 1
+            let readOut = state.readAhead ?? self.readOut(state.plan(), on: state.stream)
+            state.readAhead = readOut
+            state.ask(readOut.plan)
+            return readOut
         }
+        defer { state.withLock { $0.framesAwaited -= 1 } }
+        try await Task.sleep(until: readOut.plan.due, clock: .continuous)
+        if let interruption = state.withLock({ $0.availability.interruption(device: uniqueID) }) { throw interruption }
         try Task.checkCancellation()
-        guard let buffer = try? stream.pool.makeBuffer() else { throw CaptureError.frameDropped(.outOfBuffers) }
+        let frame = await readOut.frame.result
+        state.withLock { state in
+            guard state.isStreaming, state.readAhead?.plan.index == readOut.plan.index else { return }
+            state.readAhead = self.readOut(state.plan(), on: state.stream)
+        }
+        return try frame.get()
+    }
+
+    /// Throws unless `state` is streaming and the camera available.
+    private func streaming(_ state: State) throws(CaptureError) {
+        if let interruption = state.availability.interruption(device: uniqueID) { throw interruption }
+        guard state.isStreaming else {
+            throw .deviceFailure(device: uniqueID, detail: "the stream is not started — call startStreaming() before nextFrame()")
+        }
+    }
+
+    /// Starts reading the frame of `plan` out on a thread of its own.
+    private func readOut(_ plan: FramePlan, on stream: Stream) -> ReadOut {
+        ReadOut(plan: plan, frame: Task { try await onOwnThread { () throws(CaptureError) -> Frame in try self.render(plan, on: stream) } })
+    }
+
+    /// The frame of `plan`, rendered into a buffer of `stream`'s pool.
+    private func render(_ plan: FramePlan, on stream: Stream) throws(CaptureError) -> Frame {
+        guard let buffer = try? stream.pool.makeBuffer() else { throw .frameDropped(.outOfBuffers) }
         stream.renderer.withLock { renderer in
             renderer.render(plan, seed: seed, into: buffer)
         }
