@@ -8,7 +8,8 @@ import Foundation
 final class StampPlayer: Sendable {
     private let process: Process
     private let latencies = Locked<[Double]>([])
-    private let done = DispatchGroup()
+    /// Whether the reading thread has ended.
+    private let done = Condition(false)
 
     /// Starts playing `url` (frames of `size`); latencies count from `warmUp` seconds on, once the
     /// player has probed the stream and reached its first keyframe.
@@ -27,9 +28,8 @@ final class StampPlayer: Sendable {
             throw BenchmarkError("cannot start /usr/bin/ffmpeg to play the stream back: \(error) — run make deps")
         }
         let start = ContinuousClock.now, frameBytes = size.width * size.height
-        done.enter()
         Thread { [self] in
-            defer { done.leave() }
+            defer { done.withLock { $0 = true } }
             let reader = pipe.fileHandleForReading
             var frame = Data()
             while let chunk = try? reader.read(upToCount: frameBytes - frame.count), !chunk.isEmpty {
@@ -46,11 +46,12 @@ final class StampPlayer: Sendable {
     }
 
     /// Stops the player (SIGKILL: a process started from the concurrency pool inherits its blocked
-    /// signals, SIGTERM among them) and returns the latencies it measured, milliseconds.
+    /// signals, SIGTERM among them) and returns the latencies it measured, milliseconds (blocking:
+    /// call it off the pool).
     func stop() -> [Double] {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        done.wait()
+        done.wait { $0 ? .done(()) : .waitForChange(until: nil) }
         return latencies.withLock { $0 }
     }
 }

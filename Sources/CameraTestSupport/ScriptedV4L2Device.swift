@@ -2,7 +2,12 @@ import CameraCodecs
 import CameraCore
 import CameraSystem
 import CameraV4L2
-import Dispatch
+
+/// Frames held back by `ScriptedV4L2Driver.holdFrames()`, and the polls blocked until they come.
+struct FrameHold {
+    var isHeld = false
+    var blockedPolls = 0
+}
 
 /// The state of the camera behind `ScriptedV4L2Driver`, shared by its open nodes as a device's
 /// state is in the kernel: format, controls, buffers and their queue, the requests logged and
@@ -35,10 +40,6 @@ struct ScriptedV4L2Device: @unchecked Sendable {
     var corruptNextFrame = false
     /// The bytes the next frame is cut to, as a USB transfer that lost its end leaves it.
     var truncateNextFrame: Int?
-    /// Entered while frames are held back: a poll waits on it.
-    var heldFrames: DispatchGroup?
-    /// Polls waiting for held frames.
-    var blockedPolls = 0
     /// The last MJPEG frame encoded, kept while the card's level and the size stay.
     private var jpeg: (luma: UInt8, size: PixelSize, bytes: [UInt8])?
 

@@ -1,7 +1,6 @@
 import CameraCore
 import CameraSystem
 import CameraV4L2
-import Dispatch
 
 /// A V4L2 driver for tests, in the kernel's place: it answers every request as the kernel
 /// documents, modelled on the vivid driver — YUYV, NV12, GREY and MJPEG (real JPEGs, encoded by
@@ -27,6 +26,8 @@ public final class ScriptedV4L2Driver: V4L2Driver {
     /// The frame intervals of every size, as ENUM_FRAMEINTERVALS lists them.
     public let frameIntervals: [V4L2FrameInterval]
     let device: Locked<ScriptedV4L2Device>
+    /// Whether frames are held back, and the polls blocked meanwhile: a poll waits on it.
+    let frameHold = Condition(FrameHold())
     /// One: the scripted camera renders each frame as DQBUF hands it out, with the values set by then.
     public var controlLatencyFrames: UInt64 { 1 }
 
@@ -108,20 +109,12 @@ public final class ScriptedV4L2Driver: V4L2Driver {
 
     /// Holds frames back: a poll blocks, as it does until a frame comes, until `releaseFrames()`.
     public func holdFrames() {
-        device.withLock { device in
-            guard device.heldFrames == nil else { return }
-            let group = DispatchGroup()
-            group.enter()
-            device.heldFrames = group
-        }
+        frameHold.withLock { $0.isHeld = true }
     }
 
     /// Lets frames come again, and every blocked poll return.
     public func releaseFrames() {
-        device.withLock { device in
-            device.heldFrames?.leave()
-            device.heldFrames = nil
-        }
+        frameHold.withLock { $0.isHeld = false }
     }
 
     /// Unplugs the camera: open nodes answer ENODEV (poll reports an error), the path is gone (ENOENT).
@@ -150,7 +143,7 @@ public final class ScriptedV4L2Driver: V4L2Driver {
     }
 
     /// Polls blocked while frames are held back.
-    public var blockedPolls: Int { device.withLock { $0.blockedPolls } }
+    public var blockedPolls: Int { frameHold.withLock { $0.blockedPolls } }
 
     /// Frames handed out by DQBUF since the driver was made.
     public var framesDelivered: Int { device.withLock { $0.framesDelivered } }

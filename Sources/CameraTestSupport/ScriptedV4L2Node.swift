@@ -167,13 +167,15 @@ final class ScriptedV4L2Node: V4L2Node {
     /// Readable while a queued buffer can be filled; an error when not streaming or unplugged
     /// (poll itself does not fail then, as in the kernel). Blocks while frames are held back.
     func poll(timeoutMilliseconds: Int32) throws(SystemCallError) -> PollEvents {
-        let held = driver.device.withLock { device in
-            device.blockedPolls += device.heldFrames == nil ? 0 : 1
-            return device.heldFrames
-        }
-        if let held {
-            held.wait()
-            driver.device.withLock { $0.blockedPolls -= 1 }
+        var isBlocked = false
+        driver.frameHold.wait { (hold) -> Condition<FrameHold>.Step<Void> in
+            if hold.isHeld {
+                if !isBlocked { hold.blockedPolls += 1 }
+                isBlocked = true
+                return .waitForChange(until: nil)
+            }
+            if isBlocked { hold.blockedPolls -= 1 }
+            return .done(())
         }
         return try driver.device.withLock { (device) throws(SystemCallError) -> PollEvents in
             try device.attempt(.poll, "poll", path: path)

@@ -132,7 +132,8 @@ final class StreamClient: Sendable {
     private let result = Locked(Result())
     /// Set by `finish(after:)`: the client stops after a part newer than this frame.
     private let lastFrame = Locked<UInt64?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    /// Whether the client's thread has ended.
+    private let done = Condition(false)
 
     init(port: UInt16) {
         self.port = port
@@ -143,7 +144,7 @@ final class StreamClient: Sendable {
 
     func start() {
         Thread { [self] in
-            defer { done.signal() }
+            defer { done.withLock { $0 = true } }
             do {
                 let connection = try RawHTTPConnection(port: port)
                 _ = try connection.openStream("/stream")
@@ -168,7 +169,7 @@ final class StreamClient: Sendable {
     /// returns what it read (blocking: call it off the pool).
     func finish(after frame: UInt64) -> Result {
         lastFrame.withLock { $0 = frame }
-        done.wait()
+        done.wait { $0 ? .done(()) : .waitForChange(until: nil) }
         return result.withLock { $0 }
     }
 

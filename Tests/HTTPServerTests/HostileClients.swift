@@ -5,7 +5,7 @@ import Foundation
 /// (addresses of the loopback network), `perSource` connections that all misbehave in one way
 /// (`Kind`), each reopened as soon as the server closes it or answers it. One thread of their own
 /// drives every socket (non-blocking, `poll(2)`), so hundreds of them cost the test one thread.
-final class HostileClients: @unchecked Sendable {  // `connections`: its thread only; the rest guarded by `state`
+final class HostileClients: @unchecked Sendable {  // `connections`: its thread only; the rest in `state`
     enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
         /// A POST with `Content-Length: 60000` whose body comes a byte at a time.
         case slowBody
@@ -45,11 +45,15 @@ final class HostileClients: @unchecked Sendable {  // `connections`: its thread 
     private let port: UInt16
     private let trickleInterval: Duration
     private var connections: [Connection]
-    private let state = NSCondition()
-    private var stopping = false
-    private var finished = false
-    private var stats = Stats()
-    private var allOpened = false
+    /// What the test and the clients' thread share: the test waits on it for the clients to open and to end.
+    private struct State {
+        var stopping = false
+        var finished = false
+        var stats = Stats()
+        var allOpened = false
+    }
+
+    private let state = Condition(State())
 
     init(kind: Kind, port: UInt16, sources: [String], perSource: Int, trickleInterval: Duration = .seconds(2)) {
         self.kind = kind
@@ -61,21 +65,16 @@ final class HostileClients: @unchecked Sendable {  // `connections`: its thread 
     /// Starts the clients; returns once every connection has been opened (and has sent its opening) once.
     func start() async {
         Thread { [self] in run() }.start()
-        await onOwnThread { [self] in
-            state.lock()
-            while !allOpened { state.wait() }
-            state.unlock()
+        await onOwnThread { [state] in
+            state.wait { $0.allOpened ? .done(()) : .waitForChange(until: nil) }
         }
     }
 
     /// Closes every connection and returns what the clients did.
     func stop() async -> Stats {
-        await onOwnThread { [self] in
-            state.lock()
-            stopping = true
-            while !finished { state.wait() }
-            defer { state.unlock() }
-            return stats
+        await onOwnThread { [state] in
+            state.withLock { $0.stopping = true }
+            return state.wait { $0.finished ? .done($0.stats) : .waitForChange(until: nil) }
         }
     }
 
@@ -84,16 +83,12 @@ final class HostileClients: @unchecked Sendable {  // `connections`: its thread 
         let opening = kind.opening(host: host)
         for index in connections.indices { open(index, opening: opening) }
         var scratch = [UInt8](repeating: 0, count: 4096)
-        var firstRound = true
         while true {
-            state.lock()
-            let stop = stopping
-            if firstRound, stop || connections.allSatisfy(\.wasConnected) {
-                allOpened = true
-                state.broadcast()
-                firstRound = false
+            let allConnected = connections.allSatisfy(\.wasConnected)
+            let stop = state.withLock { state in
+                if state.stopping || allConnected { state.allOpened = true }
+                return state.stopping
             }
-            state.unlock()
             if stop { break }
 
             var descriptors = connections.map { connection in
@@ -134,15 +129,10 @@ final class HostileClients: @unchecked Sendable {  // `connections`: its thread 
                         }
                 }
             }
-            state.lock()
-            stats.answered += answered
-            state.unlock()
+            state.withLock { $0.stats.answered += answered }
         }
         for connection in connections where connection.socket >= 0 { close(connection.socket) }
-        state.lock()
-        finished = true
-        state.broadcast()
-        state.unlock()
+        state.withLock { $0.finished = true }
     }
 
     private func reopen(_ index: Int, opening: [UInt8]) {
@@ -163,9 +153,7 @@ final class HostileClients: @unchecked Sendable {  // `connections`: its thread 
             return
         }
         connections[index].socket = socket
-        state.lock()
-        stats.opened += 1
-        state.unlock()
+        state.withLock { $0.stats.opened += 1 }
     }
 
     private func send(_ index: Int, _ bytes: [UInt8]) -> Bool {
