@@ -9,7 +9,7 @@ import Foundation
 struct FFmpegLUTPeer {
     let runs: Int
 
-    func milliseconds(_ frame: PixelBuffer, cube: String, in folder: URL) throws(BenchmarkError) -> Double {
+    func milliseconds(_ frame: PixelBuffer, cube: String, in folder: URL) async throws(BenchmarkError) -> Double {
         guard frame.format == .bgra8 else { throw BenchmarkError("ffmpeg-lut3d peer: bgra8 frames only, not \(frame.format)") }
         let input = folder.appendingPathComponent("frame.bgra").path
         do {
@@ -17,19 +17,19 @@ struct FFmpegLUTPeer {
         } catch {
             throw BenchmarkError("ffmpeg-lut3d peer: cannot write the frame to \(input): \(error) — check the temporary directory")
         }
-        let graded = try cpuSeconds(input, size: PixelSize(width: frame.width, height: frame.height), filter: "lut3d=file=\(cube):interp=tetrahedral")
-        let passed = try cpuSeconds(input, size: PixelSize(width: frame.width, height: frame.height), filter: "null")
+        let graded = try await cpuSeconds(input, size: PixelSize(width: frame.width, height: frame.height), filter: "lut3d=file=\(cube):interp=tetrahedral")
+        let passed = try await cpuSeconds(input, size: PixelSize(width: frame.width, height: frame.height), filter: "null")
         return max(graded - passed, 0) * 1000 / Double(runs)
     }
 
     /// The user CPU seconds `ffmpeg -benchmark` reports for `runs` passes of the frame through `filter`.
-    private func cpuSeconds(_ input: String, size: PixelSize, filter: String) throws(BenchmarkError) -> Double {
+    private func cpuSeconds(_ input: String, size: PixelSize, filter: String) async throws(BenchmarkError) -> Double {
         let arguments = ["-hide_banner", "-nostdin", "-benchmark", "-threads", "1", "-filter_threads", "1",
                          "-stream_loop", "\(runs - 1)", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(size.width)x\(size.height)",
                          "-i", input, "-vf", filter, "-f", "null", "-"]
         let result: (status: Int32, output: Data, errors: String)
         do {
-            result = try runTool("/usr/bin/ffmpeg", arguments)
+            result = try await runTool("/usr/bin/ffmpeg", arguments)
         } catch {
             throw BenchmarkError("ffmpeg-lut3d peer: cannot run /usr/bin/ffmpeg: \(error) — run make deps")
         }

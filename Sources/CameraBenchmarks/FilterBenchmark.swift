@@ -32,7 +32,7 @@ public enum FilterBenchmark {
         let lutFilter = try LUTFilter(contentsOfFile: cubePath)
         let lut = try filterMilliseconds(lutFilter, on: portrait, runs: runs)
         progress.show("bench filters: FFmpeg's lut3d")
-        let ffmpeg = try FFmpegLUTPeer(runs: runs).milliseconds(portrait, cube: cubePath, in: folder)
+        let ffmpeg = try await FFmpegLUTPeer(runs: runs).milliseconds(portrait, cube: cubePath, in: folder)
         progress.show("bench filters: the beauty filter")
         let beauty = try BeautyFilter(strength: beautyStrength)
         let beautyPortrait = try filterMilliseconds(beauty, on: portrait, runs: runs)

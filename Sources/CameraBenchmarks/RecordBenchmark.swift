@@ -32,14 +32,14 @@ public enum RecordBenchmark {
             try write(frames, to: raw)
             progress.show("bench record: encoding them with CameraSun and with ffmpeg…")
             let ours = try encodeWithCameraSun(frames, into: directory.appendingPathComponent("ours.mp4").path)
-            let peer = Double(encodedFrames) / (try encodeWithFFmpeg(raw, into: directory.appendingPathComponent("ffmpeg.mp4").path,
+            let peer = Double(encodedFrames) / (try await encodeWithFFmpeg(raw, into: directory.appendingPathComponent("ffmpeg.mp4").path,
                                                                        realtimeSeconds: nil))
             let encoding = Benchmark(name: "record-encode-1920x1080", unit: "fps", ours: ours, peer: "ffmpeg -c:v libx264", peerValue: peer,
                                      ratio: ours / peer)
             let live = try await LiveTakeBenchmark.run(seconds: seconds, progress: progress)
             progress.show("bench record: ffmpeg encoding the same frames in real time for \(seconds) s…")
             let before = ProcessUsage.cpuSeconds(children: true)
-            try encodeWithFFmpeg(raw, into: directory.appendingPathComponent("ffmpeg-live.mp4").path, realtimeSeconds: seconds)
+            try await encodeWithFFmpeg(raw, into: directory.appendingPathComponent("ffmpeg-live.mp4").path, realtimeSeconds: seconds)
             let peerCores = (ProcessUsage.cpuSeconds(children: true) - before) / Double(seconds)
             progress.clear()
             return [
@@ -87,18 +87,16 @@ public enum RecordBenchmark {
     /// ffmpeg encoding the raw frames in `raw` with CameraSun's settings, as fast as it can or, with
     /// `realtimeSeconds`, looped at their rate for that long; the seconds from its start to its end.
     @discardableResult
-    private static func encodeWithFFmpeg(_ raw: URL, into path: String, realtimeSeconds: Int?) throws -> Double {
+    private static func encodeWithFFmpeg(_ raw: URL, into path: String, realtimeSeconds: Int?) async throws -> Double {
         let input = ["-f", "rawvideo", "-pix_fmt", "bgra", "-video_size", "\(size.width)x\(size.height)", "-framerate", "\(frameRate)"]
         let pacing = realtimeSeconds.map { ["-re", "-stream_loop", "-1", "-t", "\($0)"] } ?? []
         let output = ["-c:v", "libx264", "-preset", H264EncoderChoice.softwarePreset,
                       "-crf", "\(H264EncoderChoice.softwareRateFactor)", "-g", "\(frameRate)", "-bf", "0", "-pix_fmt", "yuv420p",
                       "-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
                       "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-y", path]
-        let clock = ContinuousClock()
-        var result: (status: Int32, output: Data, errors: String) = (0, Data(), "")
-        let elapsed = try clock.measure {
-            result = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error"] + pacing + input + ["-i", raw.path] + output)
-        }
+        let start = ContinuousClock.now
+        let result = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error"] + pacing + input + ["-i", raw.path] + output)
+        let elapsed = ContinuousClock.now - start
         guard result.status == 0 else {
             throw BenchmarkError("ffmpeg could not encode the frames (exit \(result.status)): \(result.errors) — run make deps")
         }

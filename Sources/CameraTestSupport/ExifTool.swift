@@ -11,39 +11,27 @@ public enum ExifTool {
     public static let path = "/usr/bin/exiftool"
 
     /// The tags exiftool reads from the files at `paths`, keyed by path, by exiftool's tag names.
-    public static func read(files paths: [String]) throws -> [String: [String: Any]] {
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw Failure(description: "\(path) is missing — run make deps (installs libimage-exiftool-perl)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-j", "-n"] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let json = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let files = try? JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
-            throw Failure(description: "exiftool could not read \(paths.joined(separator: ", ")) (status \(process.terminationStatus)):"
-                + " \(String(decoding: json, as: UTF8.self))")
+    public static func read(files paths: [String]) async throws -> [String: [String: Any]] {
+        let (status, json, errors) = try await run(["-j", "-n"] + paths)
+        guard status == 0, let files = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else {
+            throw Failure(description: "exiftool could not read \(paths.joined(separator: ", ")) (status \(status)): \(json) \(errors)")
         }
         return Dictionary(uniqueKeysWithValues: files.compactMap { tags in (tags["SourceFile"] as? String).map { ($0, tags) } })
     }
 
     /// exiftool run with `arguments` (as `-validate -warning -a FILE`): its status, output and errors.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    public static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw Failure(description: "\(path) is missing — run make deps (installs libimage-exiftool-perl)")
         }
-        let (status, output, errors) = try runTool(path, arguments)
+        let (status, output, errors) = try await runTool(path, arguments)
         return (status, String(decoding: output, as: UTF8.self), errors)
     }
 
     /// Every tag exiftool reads from the file at `path`, duplicates included, keyed by directory and
     /// name ("IFD0:Make", "SubIFD:ImageWidth", "ExifIFD:ISO"): for files with several IFDs (DNG).
-    public static func readGrouped(file path: String) throws -> [String: Any] {
-        let (status, output, errors) = try run(["-j", "-n", "-G1", "-a", path])
+    public static func readGrouped(file path: String) async throws -> [String: Any] {
+        let (status, output, errors) = try await run(["-j", "-n", "-G1", "-a", path])
         guard status == 0, let files = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]],
               let tags = files.first else {
             throw Failure(description: "exiftool could not read \(path) (status \(status)): \(errors)")
@@ -52,10 +40,10 @@ public enum ExifTool {
     }
 
     /// The tags exiftool reads from an in-memory JPEG (written to a temporary file for it).
-    public static func read(_ bytes: [UInt8]) throws -> [String: Any] {
+    public static func read(_ bytes: [UInt8]) async throws -> [String: Any] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("exiftool-\(UUID().uuidString).jpg")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try read(files: [file.path])[file.path] ?? [:]
+        return try await read(files: [file.path])[file.path] ?? [:]
     }
 }

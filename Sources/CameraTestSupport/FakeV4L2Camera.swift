@@ -7,7 +7,7 @@ import Foundation
 /// where its control file (plugged in or not) and its log (what the process did to it) live.
 ///
 /// ```swift
-/// let camera = try FakeV4L2Camera(formats: "MJPG")
+/// let camera = try await FakeV4L2Camera(formats: "MJPG")
 /// let result = try await CameraSunBinary.run(["photo", "--source", "v4l2:/dev/video0"], environment: camera.environment)
 /// #expect(try camera.values(setting: "exposure_time_absolute").count > 1)
 /// ```
@@ -30,7 +30,7 @@ public final class FakeV4L2Camera: Sendable {
 
     /// A camera at `path` offering `formats` (any of "YUYV", "MJPG" and "RG10" comma-separated, in the
     /// order ENUM_FMT lists them), filming a scene of `light` (nil: the shim's default), plugged in.
-    public init(path: String = "/dev/video0", formats: String = "YUYV,MJPG", light: Double? = nil) throws {
+    public init(path: String = "/dev/video0", formats: String = "YUYV,MJPG", light: Double? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fake-v4l2-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         controlFile = folder.appendingPathComponent("control")
@@ -38,7 +38,7 @@ public final class FakeV4L2Camera: Sendable {
         self.path = path
         let shim = folder.appendingPathComponent("fake_v4l2.so")
         do {
-            try Self.compile(to: shim)
+            try await Self.compile(to: shim)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -104,7 +104,7 @@ public final class FakeV4L2Camera: Sendable {
     }
 
     /// Compiles the shim into `library` with clang from the PATH or the toolchain at /opt/swift.
-    private static func compile(to library: URL) throws {
+    private static func compile(to library: URL) async throws {
         let searched = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/clang" } + ["/opt/swift/usr/bin/clang"]
         guard let clang = searched.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Failure(description: "no clang on the PATH or at /opt/swift/usr/bin — put the Swift toolchain's usr/bin on the PATH")
@@ -112,7 +112,7 @@ public final class FakeV4L2Camera: Sendable {
         let sources = try FileManager.default.contentsOfDirectory(atPath: sourceFolder.path).filter { $0.hasSuffix(".c") }.sorted()
             .map { sourceFolder.appendingPathComponent($0).path }
         // Hidden symbols: the process sees only the libc calls the shim replaces.
-        let built = try runTool(clang, ["-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"] + sources
+        let built = try await runTool(clang, ["-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror"] + sources
             + ["-o", library.path, "-ldl", "-lm", "-lturbojpeg", "-lpthread"])
         guard built.status == 0 else {
             throw Failure(description: "\(clang) could not build the shim in \(sourceFolder.path) (status \(built.status)): \(built.errors)"

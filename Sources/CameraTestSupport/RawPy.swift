@@ -13,11 +13,11 @@ public enum RawPy {
     static let script = root.appendingPathComponent("Tests/Python/dng_peer.py").path
 
     /// What `dng_peer.py <command> <arguments>` prints, as a JSON object.
-    public static func run(_ command: String, _ arguments: [String]) throws -> [String: Any] {
+    public static func run(_ command: String, _ arguments: [String]) async throws -> [String: Any] {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw Failure(description: "\(python) is missing — run make deps (creates the .venv-test venv with rawpy)")
         }
-        let (status, output, errors) = try runTool(python, [script, command] + arguments)
+        let (status, output, errors) = try await runTool(python, [script, command] + arguments)
         guard status == 0, let result = try? JSONSerialization.jsonObject(with: output) as? [String: Any] else {
             throw Failure(description: "rawpy could not \(command) \(arguments.joined(separator: " ")) (status \(status)): \(errors)")
         }

@@ -2,9 +2,14 @@ import CameraCore
 import Foundation
 
 /// Runs a system tool (a test's peer: ffprobe, ffmpeg, sqlite3 …) with no input and returns its
-/// exit status, standard output and standard error. Standard error is read on a thread of its own
-/// while standard output is read here, so a tool that fills either pipe never blocks.
-public func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
+/// exit status, standard output and standard error. The wait runs on a thread of its own
+/// (`onOwnThread`), never on the concurrency pool that every other test needs; standard error is
+/// read on another while standard output is read there, so a tool that fills either pipe never blocks.
+public func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int32, output: Data, errors: String) {
+    try await onOwnThread { try runToolWaiting(path, arguments) }
+}
+
+private func runToolWaiting(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

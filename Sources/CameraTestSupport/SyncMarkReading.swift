@@ -14,10 +14,10 @@ public struct SyncMarkReading: Sendable {
         public let description: String
     }
 
-    public init(path: String) throws {
+    public init(path: String) async throws {
         // Each decoded frame's mean level, shrunk to 32x18 grey, every frame once (passthrough:
         // no frame repeated to fill a constant rate); the marked frames are lit a stop brighter.
-        let video = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
+        let video = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough",
                                                     "-vf", "scale=32:18", "-pix_fmt", "gray", "-f", "rawvideo", "-"]).output
         let pixels = 32 * 18
         let levels = stride(from: 0, to: video.count / pixels * pixels, by: pixels).map { start in
@@ -25,16 +25,16 @@ public struct SyncMarkReading: Sendable {
         }
         // Each frame's own time from the file: a frame the encoder could not keep up with is missing,
         // so a frame's index is not its time.
-        let times = try videoFrameTimes(of: path)
+        let times = try await videoFrameTimes(of: path)
         guard times.count == levels.count else { throw Failure(description: "\(times.count) frame times for \(levels.count) frames in \(path)") }
         // The tone curve squeezes the stop into a few levels of a bright picture: a flash frame
         // stands above both its neighbours, where the AE's own moves are gradual.
         flashes = levels.indices.dropFirst().dropLast().filter { levels[$0] - max(levels[$0 - 1], levels[$0 + 1]) > 5 }.map { times[$0] }
         frames = levels.count
         // The decoded sound, with the time of its first sample; a click is full scale, the tone a tenth of it.
-        let audio = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
+        let audio = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
         let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let start = String(decoding: try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=start_time",
+        let start = String(decoding: try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=start_time",
                                                                       "-of", "csv=p=0", path]).output, as: UTF8.self)
         guard let audioStart = Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure(description: "no audio start time in \(path): \(start)")

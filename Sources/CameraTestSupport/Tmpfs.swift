@@ -14,10 +14,7 @@ public enum Tmpfs {
         try await withScratchDirectory { directory in
             let volume = directory.appendingPathComponent("volume", isDirectory: true)
             try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: false)
-            let mounted = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", volume.path])
-            guard mounted.status == 0 else { throw TmpfsError(description: "mount -t tmpfs failed: \(mounted.errors)") }
-            defer { _ = try? runTool("/bin/umount", ["--lazy", volume.path]) }
-            return try await body(volume)
+            return try await withMount(["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs"], at: volume) { try await body(volume) }
         }
     }
 
@@ -27,8 +24,4 @@ public enum Tmpfs {
         guard free > bytes else { return }
         try Data(count: free - bytes).write(to: volume.appendingPathComponent("filler"))
     }
-}
-
-struct TmpfsError: Error, CustomStringConvertible {
-    let description: String
 }

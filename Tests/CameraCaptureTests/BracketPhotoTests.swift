@@ -93,8 +93,8 @@ struct BracketPhotoTests {
             fast.qualityPrioritization = .speed
             let single = try await photos.capture(fast)
             let bracketed = try await photos.capture(PhotoSettings())
-            #expect(try ExifTool.read(single.data)["CompositeImage"] == nil, "a photo asked for speed is one frame")
-            let exif = try ExifTool.read(bracketed.data)
+            #expect(try await ExifTool.read(single.data)["CompositeImage"] == nil, "a photo asked for speed is one frame")
+            let exif = try await ExifTool.read(bracketed.data)
             #expect(exif["CompositeImage"] as? Int == 3 && exif["CompositeImageCount"] as? String == "2 2", "\(exif)")
             let (one, merged) = (try Self.subjectLuma(of: single, camera: camera), try Self.subjectLuma(of: bracketed, camera: camera))
             #expect(merged.mean > one.mean + 8, "the panel at \(merged.mean) in the bracket, \(one.mean) in one frame")
@@ -107,7 +107,7 @@ struct BracketPhotoTests {
     func compositeExif() async throws {
         try await Self.withSettledCamera(.backlitPortrait) { _, photos in
             let photo = try await photos.capture(PhotoSettings(bracket: [-2, 0, 2]))
-            let exif = try ExifTool.read(photo.data)
+            let exif = try await ExifTool.read(photo.data)
             // exiftool -n: SourceImageNumberOfCompositeImage is its CompositeImageCount; CompositeImage 3 is "composite image captured while shooting", ExposureMode 2 "auto bracket".
             #expect(exif["CompositeImage"] as? Int == 3, "\(exif)")
             #expect(exif["CompositeImageCount"] as? String == "3 3", "\(exif)")
@@ -126,13 +126,13 @@ struct BracketPhotoTests {
             #expect(abs(exposures[1] / exposures[0] - 4) < 0.04 && abs(exposures[2] / exposures[1] - 4) < 0.04, "\(exposures)")
             var levels: [Double] = []
             for frame in photo.bracketFrames {
-                let exif = try ExifTool.read(frame.data)
+                let exif = try await ExifTool.read(frame.data)
                 #expect(exif["ExposureMode"] as? Int == 2 && exif["CompositeImage"] == nil, "\(exif)")
                 let image = try JPEGDecoder().decode(frame.data)
                 levels.append(Self.meanLuma(image))
             }
             #expect(levels[0] < levels[1] && levels[1] < levels[2], "mean luma \(levels)")
-            #expect(try ExifTool.read(photo.data)["CompositeImageCount"] as? String == "3 3", "the merged photo is still the composite")
+            #expect(try await ExifTool.read(photo.data)["CompositeImageCount"] as? String == "3 3", "the merged photo is still the composite")
         }
     }
 
@@ -150,7 +150,7 @@ struct BracketPhotoTests {
     func fiveFrames() async throws {
         try await Self.withSettledCamera(.backlitPortrait) { _, photos in
             let photo = try await photos.capture(PhotoSettings(bracket: [-2, -1, 0, 1, 2]))
-            #expect(try ExifTool.read(photo.data)["CompositeImageCount"] as? String == "5 5")
+            #expect(try await ExifTool.read(photo.data)["CompositeImageCount"] as? String == "5 5")
         }
     }
 
@@ -211,7 +211,7 @@ struct BracketPhotoTests {
             }
             let flash = try await photos.capture(PhotoSettings(flashMode: .on))
             let bracket = try await bracketed
-            #expect(try ExifTool.read(bracket.data)["CompositeImage"] as? Int == 3)
+            #expect(try await ExifTool.read(bracket.data)["CompositeImage"] as? Int == 3)
             #expect(bracket.metadata.flashPower == nil, "the bracket's frame is not one the flash lit")
             #expect(flash.flash.fired && flash.metadata.flashPower != nil, "the flash photo is the frame its flash lit")
         }

@@ -151,7 +151,7 @@ struct FlashPhotoTests {
             #expect(photo.flash.mode == flash.mode && photo.flash.fired == flash.fires)
             #expect((photo.metadata.flashPower != nil) == flash.fires)
             #expect(photo.flash.power == photo.metadata.flashPower)
-            #expect(try ExifTool.read(photo.data)["Flash"] as? Int == flash.exifFlash)
+            #expect(try await ExifTool.read(photo.data)["Flash"] as? Int == flash.exifFlash)
         }
     }
 

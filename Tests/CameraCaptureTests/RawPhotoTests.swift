@@ -12,11 +12,11 @@ import Testing
 @Suite("RAW + JPEG photos on the simulated camera", .serialized)
 struct RawPhotoTests {
     /// exiftool's reading of the pair's two files.
-    static func tags(of photo: CapturedPhoto, dng: Data, in folder: URL) throws -> (jpeg: [String: Any], dng: [String: Any]) {
+    static func tags(of photo: CapturedPhoto, dng: Data, in folder: URL) async throws -> (jpeg: [String: Any], dng: [String: Any]) {
         let jpegFile = folder.appendingPathComponent("photo.jpg"), dngFile = folder.appendingPathComponent("photo.dng")
         try Data(photo.data).write(to: jpegFile)
         try dng.write(to: dngFile)
-        let read = try ExifTool.read(files: [jpegFile.path, dngFile.path])
+        let read = try await ExifTool.read(files: [jpegFile.path, dngFile.path])
         return (try #require(read[jpegFile.path]), try #require(read[dngFile.path]))
     }
 
@@ -26,8 +26,8 @@ struct RawPhotoTests {
         try await BracketPhotoTests.withSettledCamera(.grayCard) { _, photos in
             let photo = try await photos.capture(PhotoSettings(bracket: bracket, raw: true))
             let dng = try #require(photo.rawData, "a raw photo carries its DNG")
-            try withScratchDirectory { folder in
-                let (jpeg, raw) = try Self.tags(of: photo, dng: dng, in: folder)
+            try await withScratchDirectory { folder in
+                let (jpeg, raw) = try await Self.tags(of: photo, dng: dng, in: folder)
                 // TIFF rationals as libtiff writes them (through a float) and as libexif does agree to 1e-6.
                 for tag in ["ExposureTime", "FNumber", "ISO", "FocalLength"] {
                     let (dngValue, jpegValue) = ((raw[tag] as? NSNumber)?.doubleValue, (jpeg[tag] as? NSNumber)?.doubleValue)
@@ -37,7 +37,7 @@ struct RawPhotoTests {
                     #expect(raw[tag] as? String != nil && raw[tag] as? String == jpeg[tag] as? String, "\(tag): DNG \(raw[tag] ?? "none"), JPEG \(jpeg[tag] ?? "none")")
                 }
                 let file = folder.appendingPathComponent("photo.dng")
-                let read = try RawPy.run("mosaic", [file.path, folder.appendingPathComponent("mosaic.u16").path])
+                let read = try await RawPy.run("mosaic", [file.path, folder.appendingPathComponent("mosaic.u16").path])
                 #expect(read["width"] as? Int == photo.size.width && read["height"] as? Int == photo.size.height)
                 #expect(read["white"] as? Int == 4095, "12-bit samples")
                 let gains = photo.metadata.whiteBalanceGains

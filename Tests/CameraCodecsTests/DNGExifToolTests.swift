@@ -7,9 +7,9 @@ import Testing
 /// DNGs from `DNGWriter`, checked and read back by exiftool.
 @Suite struct DNGExifToolTests {
     /// What exiftool reads from the DNG of `raw` with `metadata` and `preview`.
-    func tags(raw: PixelBuffer, metadata: DNGMetadata = DNGSamples.metadata(), preview: PixelBuffer? = nil) throws -> [String: Any] {
+    func tags(raw: PixelBuffer, metadata: DNGMetadata = DNGSamples.metadata(), preview: PixelBuffer? = nil) async throws -> [String: Any] {
         let dng = try DNGWriter.data(raw: raw, metadata: metadata, preview: preview)
-        return try withScratchDirectory { folder in try ExifTool.readGrouped(file: DNGSamples.file(dng, in: folder).path) }
+        return try await withScratchDirectory { folder in try await ExifTool.readGrouped(file: DNGSamples.file(dng, in: folder).path) }
     }
 
     /// The numbers of a tag exiftool prints as a space-separated list.
@@ -18,12 +18,12 @@ import Testing
     }
 
     @Test("exiftool -validate finds no error and no warning, with or without a preview")
-    func validates() throws {
+    func validates() async throws {
         for preview in [nil, try Frames.gradient(.bgra8, width: 128, height: 96)] {
             let dng = try DNGWriter.data(raw: DNGSamples.allValues(), metadata: DNGSamples.metadata(), preview: preview)
-            try withScratchDirectory { folder in
+            try await withScratchDirectory { folder in
                 let file = try DNGSamples.file(dng, in: folder)
-                let (status, report, errors) = try ExifTool.run(["-validate", "-warning", "-error", "-a", "-s", file.path])
+                let (status, report, errors) = try await ExifTool.run(["-validate", "-warning", "-error", "-a", "-s", file.path])
                 #expect(status == 0, "\(errors)")
                 #expect(report == "Validate                        : OK\n", "\(report)")
             }
@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test("IFD0 holds the raw mosaic with the DNG tags, the camera and the orientation")
-    func rawDirectory() throws {
-        let tags = try tags(raw: DNGSamples.allValues())
+    func rawDirectory() async throws {
+        let tags = try await tags(raw: DNGSamples.allValues())
         #expect(tags["IFD0:SubfileType"] as? Int == 0)
         #expect(tags["IFD0:ImageWidth"] as? Int == 256)
         #expect(tags["IFD0:ImageHeight"] as? Int == 192)
@@ -55,8 +55,8 @@ import Testing
     }
 
     @Test("the EXIF IFD holds the exposure and the moment of capture")
-    func exposure() throws {
-        let tags = try tags(raw: DNGSamples.allValues())
+    func exposure() async throws {
+        let tags = try await tags(raw: DNGSamples.allValues())
         // libtiff keeps rationals as floats: 1/250 s comes back within 1 part in 10⁷.
         #expect(abs((tags["ExifIFD:ExposureTime"] as? Double ?? 0) - 1.0 / 250) < 1e-9)
         #expect(abs((tags["ExifIFD:FNumber"] as? Double ?? 0) - 2.8) < 1e-6)
@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test("AsShotNeutral is 1/gain with green 1, and ColorMatrix1 takes D65 white to it, largest component 1")
-    func colour() throws {
-        let tags = try tags(raw: DNGSamples.allValues())
+    func colour() async throws {
+        let tags = try await tags(raw: DNGSamples.allValues())
         let neutral = numbers(tags["IFD0:AsShotNeutral"]), matrix = numbers(tags["IFD0:ColorMatrix1"])
         let expected = [1 / 1.9, 1, 1 / 1.6]
         #expect(neutral.count == 3 && zip(neutral, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(neutral)")
@@ -80,17 +80,17 @@ import Testing
     }
 
     @Test("with an identity calibration and unity gains, ColorMatrix1 is the standard XYZ → linear sRGB matrix")
-    func identityCalibration() throws {
+    func identityCalibration() async throws {
         let metadata = DNGSamples.metadata(calibration: RawCalibration(blackLevel: 256, whiteLevel: 4095), gains: .unity)
-        let matrix = numbers(try tags(raw: DNGSamples.allValues(), metadata: metadata)["IFD0:ColorMatrix1"])
+        let matrix = numbers(try await tags(raw: DNGSamples.allValues(), metadata: metadata)["IFD0:ColorMatrix1"])
         // IEC 61966-2-1's XYZ (D65) → linear sRGB, as Bruce Lindbloom tabulates it.
         let sRGB = [3.240_454_2, -1.537_138_5, -0.498_531_4, -0.969_266_0, 1.876_010_8, 0.041_556_0, 0.055_643_4, -0.204_025_9, 1.057_225_2]
         #expect(matrix.count == 9 && zip(matrix, sRGB).allSatisfy { abs($0 - $1) < 1e-4 }, "\(matrix)")
     }
 
     @Test("the preview is IFD0's SubIFD: 8-bit RGB, NewSubFileType 1, PreviewColorSpace sRGB")
-    func preview() throws {
-        let tags = try tags(raw: DNGSamples.allValues(), preview: Frames.gradient(.bgra8, width: 128, height: 96))
+    func preview() async throws {
+        let tags = try await tags(raw: DNGSamples.allValues(), preview: Frames.gradient(.bgra8, width: 128, height: 96))
         #expect(tags["SubIFD:SubfileType"] as? Int == 1)
         #expect(tags["SubIFD:ImageWidth"] as? Int == 128)
         #expect(tags["SubIFD:ImageHeight"] as? Int == 96)

@@ -7,10 +7,10 @@ import Testing
 /// DNGs from `DNGWriter` read by LibRaw's own tools (Debian libraw-bin): raw-identify and dcraw_emu.
 @Suite struct DNGLibRawTests {
     /// `tool` (in /usr/bin) run with `arguments`: its output, after checking that it succeeded.
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
+    func run(_ tool: String, _ arguments: [String]) async throws -> String {
         let path = "/usr/bin/\(tool)"
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing — run make deps (installs libraw-bin)")
-        let (status, output, errors) = try runTool(path, arguments)
+        let (status, output, errors) = try await runTool(path, arguments)
         try #require(status == 0, "\(tool) \(arguments.joined(separator: " ")) failed (status \(status)): \(errors)")
         return String(decoding: output, as: UTF8.self)
     }
@@ -23,10 +23,10 @@ import Testing
     }
 
     @Test("raw-identify -v reads the size, the RGGB filters, the levels, the exposure and the preview")
-    func identify() throws {
+    func identify() async throws {
         let dng = try DNGWriter.data(raw: DNGSamples.allValues(), metadata: DNGSamples.metadata(),
                                      preview: Frames.gradient(.bgra8, width: 128, height: 96))
-        let report = try withScratchDirectory { folder in try run("raw-identify", ["-v", DNGSamples.file(dng, in: folder).path]) }
+        let report = try await withScratchDirectory { folder in try await run("raw-identify", ["-v", DNGSamples.file(dng, in: folder).path]) }
         let lines = Set(report.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         for line in ["DNG Version: 1.4.0.0", "Camera: CameraSun Simulated Camera ID: 0x0", "Image size:   256 x 192",
                      "Filter pattern: RGGBRGGBRGGBRGGB", "black: 256", "Raw colors: 3", "Thumb size:   128 x 96", "Image flip: 6",
@@ -36,9 +36,9 @@ import Testing
     }
 
     @Test("LibRaw turns ColorMatrix1 back into the calibration's camera → sRGB matrix and the gains as its D65 white balance")
-    func colourRoundTrip() throws {
+    func colourRoundTrip() async throws {
         let dng = try DNGWriter.data(raw: DNGSamples.allValues(), metadata: DNGSamples.metadata())
-        let report = try withScratchDirectory { folder in try run("raw-identify", ["-v", DNGSamples.file(dng, in: folder).path]) }
+        let report = try await withScratchDirectory { folder in try await run("raw-identify", ["-v", DNGSamples.file(dng, in: folder).path]) }
         let cameraToSRGB = matrix(after: "camRGB -> sRGB Matrix:", in: report)
         #expect(cameraToSRGB.count == 9 && zip(cameraToSRGB, DNGSamples.calibration.colorMatrix).allSatisfy { abs($0 - $1) < 1e-4 },
                 "\(report)")
@@ -46,11 +46,11 @@ import Testing
     }
 
     @Test("dcraw_emu develops the DNG into a PPM of the mosaic's size, turned upright")
-    func develop() throws {
+    func develop() async throws {
         let dng = try DNGWriter.data(raw: DNGSamples.greyCard(), metadata: DNGSamples.metadata())
-        let ppm = try withScratchDirectory { folder in
+        let ppm = try await withScratchDirectory { folder in
             let file = try DNGSamples.file(dng, in: folder)
-            _ = try run("dcraw_emu", ["-w", file.path])
+            _ = try await run("dcraw_emu", ["-w", file.path])
             return try Data(contentsOf: URL(fileURLWithPath: file.path + ".ppm"))
         }
         let header = "P6\n192 256\n255\n"

@@ -8,13 +8,13 @@ import Testing
 /// Tests/Python/dng_peer.py.
 @Suite struct DNGRawPyTests {
     @Test("rawpy reads back every sample of the mosaic bit-exact, with its pattern, levels and white balance")
-    func mosaic() throws {
+    func mosaic() async throws {
         let raw = try DNGSamples.allValues()
         let dng = try DNGWriter.data(raw: raw, metadata: DNGSamples.metadata(),
                                      preview: Frames.gradient(.bgra8, width: 128, height: 96))
-        let (read, samples) = try withScratchDirectory { folder in
+        let (read, samples) = try await withScratchDirectory { folder in
             let output = folder.appendingPathComponent("mosaic.u16")
-            let read = try RawPy.run("mosaic", [DNGSamples.file(dng, in: folder).path, output.path])
+            let read = try await RawPy.run("mosaic", [DNGSamples.file(dng, in: folder).path, output.path])
             let bytes = try Data(contentsOf: output)
             return (read, stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 })
         }
@@ -31,9 +31,9 @@ import Testing
 
     @Test("rawpy's default postprocess() develops a grey card under the shot's gains to a neutral grey",
           arguments: [WhiteBalanceGains(red: 1.9, green: 1, blue: 1.6), WhiteBalanceGains(red: 1.25, green: 1, blue: 2.6)])
-    func neutral(gains: WhiteBalanceGains) throws {
+    func neutral(gains: WhiteBalanceGains) async throws {
         let dng = try DNGWriter.data(raw: DNGSamples.greyCard(gains: gains), metadata: DNGSamples.metadata(gains: gains))
-        let developed = try withScratchDirectory { folder in try RawPy.run("develop", [DNGSamples.file(dng, in: folder).path]) }
+        let developed = try await withScratchDirectory { folder in try await RawPy.run("develop", [DNGSamples.file(dng, in: folder).path]) }
         let centre = developed["centre"] as? [Double] ?? []
         try #require(centre.count == 3, "\(developed)")
         let (red, green, blue) = (centre[0], centre[1], centre[2])

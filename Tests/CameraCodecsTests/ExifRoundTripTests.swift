@@ -24,13 +24,13 @@ import Testing
         orientation: .degrees90, location: GPSLocation(latitude: 48.8583, longitude: 2.2945, altitude: 35.5),
         artist: "Ada Lovelace", userComment: "backlit portrait at sunset")
 
-    func read(_ metadata: ExifMetadata, format: PixelFormat = .bgra8, width: Int = 320, height: Int = 240) throws -> [String: Any] {
-        try ExifTool.read(encoder.encode(Frames.gradient(format, width: width, height: height), quality: 90, exif: metadata))
+    func read(_ metadata: ExifMetadata, format: PixelFormat = .bgra8, width: Int = 320, height: Int = 240) async throws -> [String: Any] {
+        try await ExifTool.read(encoder.encode(Frames.gradient(format, width: width, height: height), quality: 90, exif: metadata))
     }
 
     @Test("exiftool reads back exactly the values written")
-    func everyValue() throws {
-        let tags = try read(Self.sunset)
+    func everyValue() async throws {
+        let tags = try await read(Self.sunset)
         #expect(tags["Make"] as? String == "CameraSun")
         #expect(tags["Model"] as? String == "Simulated Camera")
         #expect(tags["Software"] as? String == "CameraSun 0.1")
@@ -66,10 +66,10 @@ import Testing
     }
 
     @Test("south, west and below sea level keep their signs through the references")
-    func southWestBelowSeaLevel() throws {
+    func southWestBelowSeaLevel() async throws {
         var metadata = Self.sunset
         metadata.location = GPSLocation(latitude: -33.8568, longitude: -70.6693, altitude: -12.25)
-        let tags = try read(metadata)
+        let tags = try await read(metadata)
         #expect(tags["GPSLatitudeRef"] as? String == "S")
         #expect(tags["GPSLongitudeRef"] as? String == "W")
         #expect(Self.close(tags["GPSLatitude"], -33.8568, within: 1e-9))
@@ -79,10 +79,10 @@ import Testing
     }
 
     @Test("without location, artist, comment or brightness none of those tags is written")
-    func optionalTagsOmitted() throws {
+    func optionalTagsOmitted() async throws {
         var metadata = Self.sunset
         (metadata.location, metadata.artist, metadata.userComment, metadata.brightnessValue) = (nil, nil, nil, nil)
-        let tags = try read(metadata)
+        let tags = try await read(metadata)
         for tag in ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSVersionID", "Artist", "UserComment", "BrightnessValue"] {
             #expect(tags[tag] == nil, "\(tag)")
         }
@@ -91,33 +91,33 @@ import Testing
 
     @Test("rotation clockwise becomes EXIF Orientation 1, 6, 3, 8",
           arguments: [(Rotation.degrees0, 1), (.degrees90, 6), (.degrees180, 3), (.degrees270, 8)])
-    func orientation(rotation: Rotation, code: Int) throws {
+    func orientation(rotation: Rotation, code: Int) async throws {
         var metadata = Self.sunset
         metadata.orientation = rotation
-        #expect(try read(metadata, width: 32, height: 16)["Orientation"] as? Int == code)
+        #expect(try await read(metadata, width: 32, height: 16)["Orientation"] as? Int == code)
     }
 
     @Test("metering modes are EXIF's codes; sun-aware metering is written as 255 (other)",
           arguments: [(ExifMetadata.MeteringMode.average, 1), (.centerWeighted, 2), (.spot, 3), (.pattern, 5), (.other, 255)])
-    func meteringMode(mode: ExifMetadata.MeteringMode, code: Int) throws {
+    func meteringMode(mode: ExifMetadata.MeteringMode, code: Int) async throws {
         var metadata = Self.sunset
         metadata.meteringMode = mode
-        #expect(try read(metadata, width: 32, height: 16)["MeteringMode"] as? Int == code)
+        #expect(try await read(metadata, width: 32, height: 16)["MeteringMode"] as? Int == code)
     }
 
     @Test("flash states become EXIF's Flash bit field",
           arguments: [(ExifMetadata.Flash.unavailable, 0x20), (.off, 0x10), (.on(fired: true), 0x09), (.auto(fired: true), 0x19)])
-    func flash(flash: ExifMetadata.Flash, code: Int) throws {
+    func flash(flash: ExifMetadata.Flash, code: Int) async throws {
         var metadata = Self.sunset
         metadata.flash = flash
-        #expect(try read(metadata, width: 32, height: 16)["Flash"] as? Int == code)
+        #expect(try await read(metadata, width: 32, height: 16)["Flash"] as? Int == code)
     }
 
     @Test("an nv12 photo carries its dimensions, a thumbnail and a non-ASCII comment")
-    func nv12Photo() throws {
+    func nv12Photo() async throws {
         var metadata = Self.sunset
         metadata.userComment = "Sonnenuntergang – 日没"
-        let tags = try read(metadata, format: .nv12(.video), width: 640, height: 360)
+        let tags = try await read(metadata, format: .nv12(.video), width: 640, height: 360)
         #expect(tags["ExifImageWidth"] as? Int == 640 && tags["ExifImageHeight"] as? Int == 360)
         #expect(tags["UserComment"] as? String == "Sonnenuntergang – 日没")
         #expect((tags["ThumbnailLength"] as? Int ?? 0) > 0)

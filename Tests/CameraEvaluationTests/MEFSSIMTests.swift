@@ -67,10 +67,10 @@ import Testing
 
     @Test("The index agrees with a patch-by-patch numpy implementation within 1e-3, overall and at each scale",
           arguments: ["blend", "noisy blend", "-2 EV", "two sources"])
-    func agreesWithNumpy(name: String) throws {
+    func agreesWithNumpy(name: String) async throws {
         let (sources, fused) = try Self.crossCheckCase(name)
         let score = try MEFSSIM.score(sources: sources, fused: fused)
-        let peer = try NumpyMEFSSIM.score(sources: sources, fused: fused)
+        let peer = try await NumpyMEFSSIM.score(sources: sources, fused: fused)
         #expect(abs(score.quality - peer.quality) < 1e-3, "\(name): \(score) against numpy \(peer)")
         #expect(zip(score.scales, peer.scales).allSatisfy { abs($0 - $1) < 1e-3 }, "\(name): \(score) against numpy \(peer)")
     }
@@ -102,14 +102,14 @@ enum NumpyMEFSSIM {
         .appendingPathComponent("Python/mef_ssim_peer.py").path
 
     /// The peer's index and scales for `fused` against `sources`.
-    static func score(sources: [LuminancePlane], fused: LuminancePlane) throws -> MEFSSIM.Score {
-        try withScratchDirectory { folder in
+    static func score(sources: [LuminancePlane], fused: LuminancePlane) async throws -> MEFSSIM.Score {
+        try await withScratchDirectory { folder in
             let files = try ([fused] + sources).enumerated().map { index, plane in
                 let file = folder.appendingPathComponent("plane-\(index).f64")
                 try plane.values.withUnsafeBytes { Data($0) }.write(to: file)
                 return file.path
             }
-            let (status, output, errors) = try runTool("/usr/bin/python3", [script, "\(fused.width)", "\(fused.height)"] + files)
+            let (status, output, errors) = try await runTool("/usr/bin/python3", [script, "\(fused.width)", "\(fused.height)"] + files)
             guard status == 0, let answer = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
                   let quality = answer["quality"] as? Double, let scales = answer["scales"] as? [Double] else {
                 throw Failure(description: "the numpy MEF-SSIM peer failed (status \(status)): \(errors) — run make deps (installs python3-numpy)")

@@ -63,10 +63,10 @@ struct AudioRecordingTests {
 
     /// Where each click starts on the file's timeline, in seconds: found in the decoded audio by
     /// threshold, placed from the audio stream's start (its first packet's time).
-    static func clicks(in path: String) throws -> [Double] {
-        let start = try FFprobe.audioStream(of: path).start
+    static func clicks(in path: String) async throws -> [Double] {
+        let start = try await FFprobe.audioStream(of: path).start
         var onsets: [Double] = [], lastLoud = -Int.max / 2
-        for (index, sample) in try FFprobe.decodedAudio(of: path).enumerated() where abs(sample) > 0.5 {
+        for (index, sample) in try await FFprobe.decodedAudio(of: path).enumerated() where abs(sample) > 0.5 {
             if index - lastLoud > 4_800 { onsets.append(start + Double(index) / 48_000) }
             lastLoud = index
         }
@@ -81,16 +81,16 @@ struct AudioRecordingTests {
             #expect(saved.validation.frames == 90 && saved.validation.hasAudio)
             let audioDuration = try #require(saved.validation.audioDuration)
             #expect(abs(audioDuration - saved.validation.duration) <= 1.0 / 30, "audio \(audioDuration) s, video \(saved.validation.duration) s")
-            let video = try FFprobe.streams(of: saved.path)
-            let audio = try FFprobe.audioStream(of: saved.path)
+            let video = try await FFprobe.streams(of: saved.path)
+            let audio = try await FFprobe.audioStream(of: saved.path)
             #expect(video.codec == "h264" && video.frames == 90)
             #expect(audio.codec == "aac" && audio.sampleRate == 48_000 && audio.channels == 1)
             #expect(abs(audio.start + audio.duration - video.duration) <= 1.0 / 30,
                     "ffprobe: audio from \(audio.start) s for \(audio.duration) s, video \(video.duration) s")
-            #expect(try FFprobe.decodeErrors(of: saved.path) == "")
+            #expect(try await FFprobe.decodeErrors(of: saved.path) == "")
             #expect(abs(video.start) < 1e-6, "the video starts at \(video.start) s")
             let expected = [1.0, 2.0, 3.0].map { $0 - zero }.filter { $0 > 0 && $0 < 3 - 0.1 }
-            let found = try Self.clicks(in: saved.path)
+            let found = try await Self.clicks(in: saved.path)
             try #require(found.count == expected.count, "clicks at \(found) s, expected at \(expected) s")
             for (click, second) in zip(found, expected) {
                 #expect(abs(click - second) <= 1.0 / 30, "click at \(click) s, the second at \(second) s of the file")
@@ -103,10 +103,10 @@ struct AudioRecordingTests {
         try await withScratchDirectory { folder in
             let lost = Int64(20_480)..<Int64(30_720)
             let (saved, _) = try await Self.take(frames: 60, losing: lost, in: folder)
-            let found = try Self.clicks(in: saved.path)
+            let found = try await Self.clicks(in: saved.path)
             try #require(found.count == 1, "clicks at \(found) s")
             #expect(abs(found[0] - 1) <= 1.0 / 30, "click at \(found[0]) s")
-            let decoded = try FFprobe.decodedAudio(of: saved.path)
+            let decoded = try await FFprobe.decodedAudio(of: saved.path)
             let gap = Int(lost.lowerBound) + 1_024 + 480..<Int(lost.upperBound) + 1_024 - 480
             let quiet = decoded[gap].map { abs($0) }.max() ?? 1
             #expect(quiet < 0.01, "the gap decodes to silence (peak \(quiet))")
@@ -143,9 +143,9 @@ struct AudioRecordingTests {
             let second = try #require(data.ranges(of: Data("moof".utf8)).dropFirst().first)
             let cut = folder.appendingPathComponent("cut.mp4").path
             try data.prefix(second.lowerBound - 4).write(to: URL(fileURLWithPath: cut))
-            #expect(try FFprobe.decodeErrors(of: cut) == "")
-            let video = try FFprobe.streams(of: cut)
-            let audio = try FFprobe.audioStream(of: cut)
+            #expect(try await FFprobe.decodeErrors(of: cut) == "")
+            let video = try await FFprobe.streams(of: cut)
+            let audio = try await FFprobe.audioStream(of: cut)
             #expect(video.frames >= 1 && video.frames < 90, "\(video.frames) frames left")
             #expect(audio.packets > 0 && abs(audio.start + audio.duration - video.duration) <= 1.0 / 30,
                     "audio from \(audio.start) s for \(audio.duration) s, video \(video.duration) s")

@@ -25,12 +25,12 @@ struct DiskFullTests {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.truncate(atOffset: UInt64(whole - 200))
             try handle.close()
-            #expect(try FFprobe.decodeErrors(of: path) != "", "the torn file is not clean before it is cut")
+            #expect(try await FFprobe.decodeErrors(of: path) != "", "the torn file is not clean before it is cut")
 
             let cut = try CompleteFragments.trim(path)
             #expect(cut.cut > 0 && cut.kept + cut.cut == Int64(whole - 200), "\(cut)")
-            #expect(try FFprobe.decodeErrors(of: path) == "")
-            let frames = try FFprobe.streams(of: path).frames
+            #expect(try await FFprobe.decodeErrors(of: path) == "")
+            let frames = try await FFprobe.streams(of: path).frames
             #expect(frames >= 60 && frames < 100, "\(frames) of 100 frames kept")
             #expect(try CompleteFragments.trim(path) == (cut.kept, 0))
         }
@@ -68,8 +68,8 @@ struct TmpfsDiskFullTests {
             let saved = try recording.finish(reason: try #require(reason))
             #expect(saved.reason == .diskFull && saved.reason.sentence == "the disk filled up")
             #expect(saved.validation.frames >= 30 && saved.validation.frames < appended, "\(saved.validation.frames) of \(appended)")
-            #expect(try FFprobe.decodeErrors(of: saved.path) == "")
-            #expect(try FFprobe.streams(of: saved.path).frames == saved.validation.frames)
+            #expect(try await FFprobe.decodeErrors(of: saved.path) == "")
+            #expect(try await FFprobe.streams(of: saved.path).frames == saved.validation.frames)
             #expect(try FileManager.default.contentsOfDirectory(atPath: volume.path).sorted() == ["filler", "take.mp4"])
         }
     }

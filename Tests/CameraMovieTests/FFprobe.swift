@@ -18,8 +18,8 @@ enum FFprobe {
         let description: String
     }
 
-    static func streams(of path: String) throws -> VideoStream {
-        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+    static func streams(of path: String) async throws -> VideoStream {
+        let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                   "-show_entries", "stream=codec_name,pix_fmt,color_space,nb_read_frames,start_time,duration",
                                                   "-of", "json", path])
         struct Report: Decodable {
@@ -37,7 +37,7 @@ enum FFprobe {
               let frames = Int(stream.nb_read_frames) else {
             throw Failure(description: "ffprobe found no video stream in \(path): \(output.stderr)")
         }
-        let duration = try stream.duration.flatMap(Double.init) ?? formatDuration(of: path)
+        let duration = if let duration = stream.duration.flatMap(Double.init) { duration } else { try await formatDuration(of: path) }
         return VideoStream(codec: stream.codec_name, pixelFormat: stream.pix_fmt, colorSpace: stream.color_space,
                            frames: frames, start: stream.start_time.flatMap(Double.init) ?? 0, duration: duration)
     }
@@ -53,8 +53,8 @@ enum FFprobe {
         let duration: Double
     }
 
-    static func audioStream(of path: String) throws -> AudioStream {
-        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+    static func audioStream(of path: String) async throws -> AudioStream {
+        let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
                                                   "stream=codec_name,sample_rate,channels:packet=pts_time,duration_time", "-of", "json", path])
         struct Report: Decodable {
             struct Stream: Decodable {
@@ -84,29 +84,29 @@ enum FFprobe {
 
     /// The file's audio decoded by ffmpeg to mono 48 kHz Float32 (`-f f32le -ac 1 -ar 48000`), from
     /// the audio stream's first packet (`AudioStream.start`) on.
-    static func decodedAudio(of path: String) throws -> [Float] {
-        let output = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
+    static func decodedAudio(of path: String) async throws -> [Float] {
+        let output = try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
         return output.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     /// What `ffmpeg -v error -i path -f null -` prints while decoding every frame ("" when all is well).
-    static func decodeErrors(of path: String) throws -> String {
-        try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
+    static func decodeErrors(of path: String) async throws -> String {
+        try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
     }
 
-    private static func formatDuration(of path: String) throws -> Double {
-        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+    private static func formatDuration(of path: String) async throws -> Double {
+        let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
         guard let duration = Double(String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure(description: "ffprobe gave no duration for \(path): \(output.stderr)")
         }
         return duration
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws -> (stdout: Data, stderr: String) {
+    private static func run(_ tool: String, _ arguments: [String]) async throws -> (stdout: Data, stderr: String) {
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw Failure(description: "\(tool) is missing — run make deps (installs ffmpeg)")
         }
-        let result = try runTool(tool, arguments)
+        let result = try await runTool(tool, arguments)
         return (result.output, result.errors)
     }
 }

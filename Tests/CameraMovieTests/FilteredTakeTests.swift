@@ -17,7 +17,7 @@ import Testing
         var decoded: [UInt8] = []
         try await withTemporaryFile { path in
             _ = try MovieFileOutputTests.saved(try await take(to: path, pixelFormat: .bgra8, seconds: 0.1, filters: filters))
-            let result = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-frames:v", "1",
+            let result = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-frames:v", "1",
                                                          "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
             #expect(result.status == 0, "ffmpeg: \(result.errors) — run make deps")
             decoded = [UInt8](result.output)

@@ -15,10 +15,10 @@ struct NginxRTMPServerTests {
             #expect(try await eventually { server.publishesEnded() == 1 })
             let recordings = try server.recordings()
             #expect(recordings.map { $0.lastPathComponent.hasPrefix("cam1-") } == [true])
-            let video = try FFprobe.streams(of: recordings[0].path)
+            let video = try await FFprobe.streams(of: recordings[0].path)
             #expect(video.codec == "h264")
             #expect(video.frames == 90)
-            let audio = try FFprobe.audioStream(of: recordings[0].path)
+            let audio = try await FFprobe.audioStream(of: recordings[0].path)
             #expect(audio.codec == "aac")
             #expect(abs(audio.duration - 3) < 0.1, "audio lasts \(audio.duration) s")
         }
@@ -51,7 +51,7 @@ struct NginxRTMPServerTests {
             #expect(try await eventually { server.publishesEnded() == 1 })
             let recordings = try server.recordings()
             try #require(recordings.count == 2)
-            #expect(try FFprobe.streams(of: recordings[1].path).frames == 90)
+            #expect(try await FFprobe.streams(of: recordings[1].path).frames == 90)
         }
     }
 
@@ -80,7 +80,7 @@ enum Publisher {
             arguments += ["-b:v", bitrate, "-minrate", bitrate, "-maxrate", bitrate, "-bufsize", bitrate, "-x264-params", "nal-hrd=cbr"]
         }
         let command = arguments + ["-f", "flv", url]
-        let result = try await onOwnThread { try runTool("/usr/bin/ffmpeg", command) }
+        let result = try await runTool("/usr/bin/ffmpeg", command)
         return (result.status, result.errors)
     }
 }
@@ -117,7 +117,7 @@ struct ThrottlingProxyTests {
                 let result = try await push.value
                 #expect(result.status == 0, "\(result.errors)")
                 #expect(try await eventually { server.publishesEnded() == 1 })
-                #expect(try FFprobe.streams(of: try #require(server.recordings().first).path).frames == 60)
+                #expect(try await FFprobe.streams(of: try #require(server.recordings().first).path).frames == 60)
             }
         }
     }

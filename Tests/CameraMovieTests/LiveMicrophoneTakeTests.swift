@@ -31,7 +31,7 @@ import Testing
             #expect(abs(audio - saved.validation.duration) <= 1.0 / 30, "audio \(audio) s, video \(saved.validation.duration) s")
             #expect(throws: AudioError.self) { _ = try microphone.readChunk() }
             // The microphone's tone (RMS 0.071) is in the file, not silence put in its place.
-            let decoded = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", saved.path, "-f", "f32le", "-ac", "1", "-"]).output
+            let decoded = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", saved.path, "-f", "f32le", "-ac", "1", "-"]).output
             let samples = decoded.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
             #expect(rms > 0.05, "RMS \(rms) over \(samples.count) samples")

@@ -141,11 +141,11 @@ import Testing
             // Frames dropped on a loaded machine (the encoder behind, a stalled send) are counted, never sent.
             #expect(final.reconnects == 0, "\(final)")
             let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
-            let video = try FFprobe.streams(of: recording)
+            let video = try await FFprobe.streams(of: recording)
             #expect(video.codec == "h264")
-            #expect(try FFprobe.audioStream(of: recording).codec == "aac")
+            #expect(try await FFprobe.audioStream(of: recording).codec == "aac")
             #expect(abs(video.frames - final.sentFrames) <= final.sentFrames / 100, "\(video.frames) frames recorded, \(final.sentFrames) sent")
-            let marks = try SyncMarkReading(path: recording)
+            let marks = try await SyncMarkReading(path: recording)
             let end = video.start + video.duration
             #expect(marks.flashes.contains { $0 < video.start + 3 } && marks.flashes.contains { $0 > end - 3 }, "flashes at \(marks.flashes)")
             for (flash, offset) in marks.offsets {
@@ -193,13 +193,13 @@ import Testing
                 // The publish cut by the kill is not counted as ended; the second one is.
                 let recordings = try await Self.recordings(of: server, afterPublishes: 1)
                 try #require(recordings.count == 2, "\(recordings)")
-                let firstFrame = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
+                let firstFrame = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
                                                                    "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", recordings[1]])
                 #expect(String(decoding: firstFrame.output, as: UTF8.self).hasPrefix("1,I"), "\(String(decoding: firstFrame.output, as: UTF8.self))")
-                #expect(try FFprobe.streams(of: recordings[1]).frames >= 30)
+                #expect(try await FFprobe.streams(of: recordings[1]).frames >= 30)
 
                 // The take went on through the outage: no frame more than a few frames' time after the one before.
-                let times = try videoFrameTimes(of: saved.path)
+                let times = try await videoFrameTimes(of: saved.path)
                 let longest = zip(times.dropFirst(), times).map { $0 - $1 }.max() ?? .infinity
                 #expect(times.count >= 5 * 30 && longest < Self.takeGapBound, "\(times.count) frames, the longest gap \(longest) s")
             }
@@ -220,12 +220,12 @@ import Testing
             #expect(final.state == .stopped)
             #expect(throws: AudioError.self) { _ = try microphone.readChunk() }
             let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
-            let video = try FFprobe.streams(of: recording)
-            let audio = try FFprobe.audioStream(of: recording)
+            let video = try await FFprobe.streams(of: recording)
+            let audio = try await FFprobe.audioStream(of: recording)
             #expect(audio.codec == "aac")
             #expect(abs(audio.duration - video.duration) <= 0.25, "audio \(audio.duration) s, video \(video.duration) s")
             // The microphone's tone (RMS 0.071), not silence put in its place.
-            let samples = try FFprobe.decodedAudio(of: recording)
+            let samples = try await FFprobe.decodedAudio(of: recording)
             let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(samples.count, 1))).squareRoot()
             #expect(rms > 0.05, "RMS \(rms) over \(samples.count) samples")
         }
@@ -248,15 +248,15 @@ import Testing
 
                 #expect(saved.validation.hasAudio && saved.validation.frames >= 150, "\(saved.validation)")
                 let recording = try #require(try await Self.recordings(of: server, afterPublishes: 1).first)
-                let taken = try videoPacketHashes(of: saved.path)
-                let streamed = try videoPacketHashes(of: recording)
+                let taken = try await videoPacketHashes(of: saved.path)
+                let streamed = try await videoPacketHashes(of: recording)
                 let start = try #require(streamed.firstIndex(of: taken[0]), "the take's first packet is not in the stream")
                 #expect(start >= 30 && Array(streamed[start..<min(start + taken.count, streamed.count)]) == taken,
                         "the take's \(taken.count) packets against the stream's \(streamed.count) from \(start)")
-                let firstFrame = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
+                let firstFrame = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
                                                                    "-show_entries", "frame=key_frame", "-of", "csv=p=0", saved.path])
                 #expect(String(decoding: firstFrame.output, as: UTF8.self).hasPrefix("1"))
-                let marks = try SyncMarkReading(path: saved.path)
+                let marks = try await SyncMarkReading(path: saved.path)
                 #expect(marks.offsets.count >= 4, "flashes at \(marks.flashes), clicks at \(marks.clicks)")
                 for (flash, offset) in marks.offsets {
                     #expect(offset <= 1.0 / 30, "the click nearest the flash frame at \(flash) s is \(offset) s from it")

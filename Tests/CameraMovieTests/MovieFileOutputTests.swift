@@ -75,11 +75,11 @@ import Testing
             #expect(!status.isRecording)
             // The limit is on time, and a camera that waits for the session loses no frame to a busy encoder.
             #expect(status.frames == 60 && status.droppedFrames == 0, "\(status.frames) written, \(status.droppedFrames) dropped")
-            let probe = try FFprobe.streams(of: path)
+            let probe = try await FFprobe.streams(of: path)
             #expect(probe.codec == "h264")
             #expect(probe.frames == status.frames)
             #expect(saved.validation.frames == status.frames)
-            #expect(try FFprobe.decodeErrors(of: path).isEmpty)
+            #expect(try await FFprobe.decodeErrors(of: path).isEmpty)
         }
     }
 
@@ -98,7 +98,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: path + MovieRecording.partialSuffix))
             let status = movie.status
             #expect(status.frames > 0 && status.frames <= 45 + MovieFileOutput.queueLimit, "\(status.frames) frames")
-            #expect(try FFprobe.streams(of: path).frames == status.frames)
+            #expect(try await FFprobe.streams(of: path).frames == status.frames)
         }
     }
 
@@ -122,7 +122,7 @@ import Testing
             // later, before the 30th, which the take ran through.
             #expect((13..<30).contains(photo.sequenceNumber), "photo of frame \(photo.sequenceNumber)")
             #expect(saved.reason == .stopped)
-            #expect(try FFprobe.streams(of: path).frames == movie.status.frames)
+            #expect(try await FFprobe.streams(of: path).frames == movie.status.frames)
         }
     }
 

@@ -24,13 +24,13 @@ struct MovieFileWriterTests {
         try await withTemporaryFile { path in
             let summary = try await Self.record(.backlitPortrait, format: format, frames: 90, to: path)
             #expect(summary == MovieFileWriter.Summary(frames: 90, duration: 3, encoder: "libx264"))
-            let probe = try FFprobe.streams(of: path)
+            let probe = try await FFprobe.streams(of: path)
             #expect(probe.codec == "h264")
             #expect(probe.pixelFormat == "yuv420p")
             #expect(probe.colorSpace == "bt709")
             #expect(probe.frames == 90)
             #expect(abs(probe.duration - 3) <= 1.0 / 30)
-            #expect(try FFprobe.decodeErrors(of: path) == "")
+            #expect(try await FFprobe.decodeErrors(of: path) == "")
             let validation = try MovieValidation.check(path)
             // Keyframes at frames 0 and 1 (the first fragment, one frame), then a second apart: 31, 61.
             #expect(validation.frames == 90 && !validation.hasAudio && validation.lastGroupFrames == 29, "\(validation)")
@@ -61,7 +61,7 @@ struct MovieFileWriterTests {
             #expect(writer.bytesWritten > 0 && data.firstRange(of: Data("moov".utf8)) != nil && data.firstRange(of: Data("moof".utf8)) != nil,
                     "\(writer.bytesWritten) bytes after 15 frames")
             _ = try writer.finish()
-            #expect(try FFprobe.decodeErrors(of: path) == "")
+            #expect(try await FFprobe.decodeErrors(of: path) == "")
         }
     }
 
@@ -72,9 +72,9 @@ struct MovieFileWriterTests {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             let third = try #require(data.ranges(of: Data("moof".utf8)).dropFirst(2).first)
             try data.prefix(third.lowerBound - 4).write(to: URL(fileURLWithPath: path))
-            let probe = try FFprobe.streams(of: path)
+            let probe = try await FFprobe.streams(of: path)
             #expect(probe.frames >= 30 && probe.frames < 90, "\(probe.frames) frames left")
-            #expect(try FFprobe.decodeErrors(of: path) == "")
+            #expect(try await FFprobe.decodeErrors(of: path) == "")
             let validation = try MovieValidation.check(path)
             #expect(validation.frames == probe.frames)
             #expect(validation.lastGroupFrames >= 1 && validation.lastGroupFrames <= 30, "\(validation)")

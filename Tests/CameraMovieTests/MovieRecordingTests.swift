@@ -29,7 +29,7 @@ struct MovieRecordingTests {
             #expect(saved.validation.frames == 60)
             #expect(abs(saved.validation.duration - 2) < 1e-6)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["take.mp4"])
-            #expect(try FFprobe.streams(of: saved.path).frames == 60)
+            #expect(try await FFprobe.streams(of: saved.path).frames == 60)
         }
     }
 
@@ -41,7 +41,7 @@ struct MovieRecordingTests {
             let size = try #require(try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int64)
             #expect(saved.reason == .maximumSize)
             #expect(size <= limit && size > limit / 2, "\(size) bytes")
-            #expect(try FFprobe.decodeErrors(of: saved.path) == "")
+            #expect(try await FFprobe.decodeErrors(of: saved.path) == "")
         }
     }
 
@@ -54,9 +54,9 @@ struct MovieRecordingTests {
             for _ in 0..<100 { #expect(try recording.append(try await camera.nextFrame()) == nil) }
             let snapshot = folder.appendingPathComponent("snapshot.mp4").path
             try FileManager.default.copyItem(atPath: path + MovieRecording.partialSuffix, toPath: snapshot)
-            let probe = try FFprobe.streams(of: snapshot)
+            let probe = try await FFprobe.streams(of: snapshot)
             #expect(probe.frames >= 60 && probe.frames < 100, "\(probe.frames) of 100 frames on the disk")
-            #expect(try FFprobe.decodeErrors(of: snapshot) == "")
+            #expect(try await FFprobe.decodeErrors(of: snapshot) == "")
             #expect(try recording.finish().validation.frames == 100)
         }
     }

@@ -7,10 +7,10 @@ import Testing
 @Suite("VideoFileReader")
 struct VideoFileReaderTests {
     /// Three frames of grey `level` (0…255) at 64x48 and 10 fps, made by ffmpeg in `codec` with `pixelFormat`.
-    static func clip(level: Int, codec: String, pixelFormat: String, in directory: URL) throws -> String {
+    static func clip(level: Int, codec: String, pixelFormat: String, in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent("grey-\(level)-\(codec).mkv").path
         let colour = String(format: "0x%02X%02X%02X", level, level, level)
-        let made = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=\(colour):s=64x48:r=10:d=0.3",
+        let made = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=\(colour):s=64x48:r=10:d=0.3",
                                                    "-c:v", codec, "-pix_fmt", pixelFormat, path])
         #expect(made.errors.isEmpty, "\(made.errors)")
         return path
@@ -32,10 +32,10 @@ struct VideoFileReaderTests {
 
     @Test("grey levels come out in video range whether the file is video range (H.264) or full range (MJPEG), with the file's times",
           arguments: [("libx264", "yuv420p"), ("mjpeg", "yuvj420p")])
-    func videoRangeOut(codec: String, pixelFormat: String) throws {
-        try withScratchDirectory { directory in
+    func videoRangeOut(codec: String, pixelFormat: String) async throws {
+        try await withScratchDirectory { directory in
             for (level, expected) in [(0, 16.0), (255, 235.0), (128, 16 + 219 * 128 / 255.0)] {
-                let frames = try Self.frames(of: try Self.clip(level: level, codec: codec, pixelFormat: pixelFormat, in: directory))
+                let frames = try Self.frames(of: try await Self.clip(level: level, codec: codec, pixelFormat: pixelFormat, in: directory))
                 #expect(frames.count == 3, "\(codec) level \(level): \(frames)")
                 #expect(frames.allSatisfy { abs($0.luma - expected) <= 2 }, "\(codec) level \(level): \(frames.map(\.luma)) for \(expected)")
                 #expect(zip(frames.map(\.time), [0, 0.1, 0.2]).allSatisfy { abs($0 - $1) < 1e-6 }, "\(frames.map(\.time))")
@@ -44,9 +44,9 @@ struct VideoFileReaderTests {
     }
 
     @Test("after the last frame, rewind plays the file again from its first frame")
-    func rewind() throws {
-        try withScratchDirectory { directory in
-            let reader = try VideoFileReader(path: try Self.clip(level: 100, codec: "libx264", pixelFormat: "yuv420p", in: directory))
+    func rewind() async throws {
+        try await withScratchDirectory { directory in
+            let reader = try VideoFileReader(path: try await Self.clip(level: 100, codec: "libx264", pixelFormat: "yuv420p", in: directory))
             let buffer = try PixelBuffer(format: .nv12(.video), width: 64, height: 48)
             var times: [Double] = []
             while let time = try reader.read(into: buffer) { times.append(time) }
@@ -57,9 +57,9 @@ struct VideoFileReaderTests {
     }
 
     @Test("a buffer of another size or format is refused, naming both")
-    func wrongBuffer() throws {
-        try withScratchDirectory { directory in
-            let reader = try VideoFileReader(path: try Self.clip(level: 100, codec: "libx264", pixelFormat: "yuv420p", in: directory))
+    func wrongBuffer() async throws {
+        try await withScratchDirectory { directory in
+            let reader = try VideoFileReader(path: try await Self.clip(level: 100, codec: "libx264", pixelFormat: "yuv420p", in: directory))
             let buffer = try PixelBuffer(format: .bgra8, width: 64, height: 48)
             let error = #expect(throws: MovieError.self) { _ = try reader.read(into: buffer) }
             #expect(error?.message.contains("64x48") == true && error?.message.contains("nv12") == true, "\(String(describing: error))")

@@ -125,7 +125,7 @@ struct PhotoOutputTests {
             _ = try await Self.deliver(2, device, frames)
             let location = GPSLocation(latitude: 48.8584, longitude: 2.2945, altitude: 35)
             let photo = try await photos.capture(PhotoSettings(location: location, artist: "Ansel"))
-            let tags = try ExifTool.read(photo.data)
+            let tags = try await ExifTool.read(photo.data)
             #expect(tags["ExposureTime"] as? Double == photo.metadata.exposureDuration.seconds)
             #expect(tags["ISO"] as? Int == Int((photo.metadata.iso * photo.metadata.digitalGain).rounded()))
             #expect(tags["MeteringMode"] as? Int == 255)
@@ -149,7 +149,7 @@ struct PhotoOutputTests {
                 let photo = try await photos.capture(PhotoSettings(flashMode: mode))
                 #expect(photo.metadata.sceneLuminance(linearMean: photo.statistics.linearMean) < 10, "dark enough for auto to fire")
                 #expect(!photo.flash.isAvailable && !photo.flash.fired && photo.metadata.flashPower == nil)
-                #expect(try ExifTool.read(photo.data)["Flash"] as? Int == 0x20, "EXIF: no flash function")
+                #expect(try await ExifTool.read(photo.data)["Flash"] as? Int == 0x20, "EXIF: no flash function")
             }
             let refused = try #require(throws: ValueOutOfRangeError.self) {
                 try device.apply(SensorControls(exposureDuration: 0.01, analogueGain: 1, flashPower: 1))

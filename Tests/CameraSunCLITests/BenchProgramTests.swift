@@ -28,16 +28,16 @@ struct BenchProgramTests {
 
     @Test("The release camerasun links no benchmark, peer or test double; camerasun-bench beside it does",
           .enabled(if: ServeProcess.releaseBinary != nil, "needs CAMERASUN_RELEASE_BINARY (make test sets it)"))
-    func productLinksNoTestDoubles() throws {
+    func productLinksNoTestDoubles() async throws {
         let camerasun = try #require(ServeProcess.releaseBinary)
         let bench = camerasun.deletingLastPathComponent().appendingPathComponent("camerasun-bench")
         let modules = ["CameraTestSupport", "CameraBenchmarks", "cbp_memory_read"]
-        func symbols(_ binary: URL) throws -> String {
-            let result = try runTool("/usr/bin/nm", [binary.path])
+        func symbols(_ binary: URL) async throws -> String {
+            let result = try await runTool("/usr/bin/nm", [binary.path])
             #expect(result.status == 0, "nm \(binary.path): \(result.errors)")
             return String(decoding: result.output, as: UTF8.self)
         }
-        let linked = try symbols(camerasun), benchLinked = try symbols(bench)
+        let linked = try await symbols(camerasun), benchLinked = try await symbols(bench)
         #expect(linked.contains("CameraSunCLI"), "nm read no Swift symbols from \(camerasun.path)")
         for module in modules {
             #expect(!linked.contains(module), "\(camerasun.path) links \(module)")

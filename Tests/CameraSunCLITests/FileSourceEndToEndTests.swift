@@ -28,7 +28,7 @@ struct FileSourceEndToEndTests {
     func recordingPlaysBack() async throws {
         try await withScratchDirectory { directory in
             let take = try await Self.recordedTake(into: directory.appendingPathComponent("Library").path)
-            let times = try videoFrameTimes(of: take.path)
+            let times = try await videoFrameTimes(of: take.path)
             #expect(times.count == take.frames, "ffprobe reads \(times.count) frames of the take's \(take.frames)")
             let reports = try await Self.meter(take.path, frames: take.frames + 3)
             try #require(reports.count == take.frames + 3)
@@ -77,7 +77,7 @@ struct FileSourceEndToEndTests {
             let notes = directory.appendingPathComponent("notes.txt")
             try Data((1...200).map { "line \($0) of some notes about the camera and its settings\n" }.joined().utf8).write(to: notes)
             let sound = directory.appendingPathComponent("tone.m4a").path
-            _ = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=d=1", sound])
+            _ = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=d=1", sound])
             let cases: [(path: String, says: String)] = [
                 (directory.appendingPathComponent("missing.mp4").path, "No such file or directory"),
                 (text.path, "Invalid data found when processing input"),
@@ -109,9 +109,9 @@ struct FileSourceEndToEndTests {
     }
 
     /// A 320x180 30 fps clip of `seconds` with a 440 Hz sine as its sound (44.1 kHz AAC, as a camera's might be).
-    static func toneClip(seconds: Int, in directory: URL) throws -> String {
+    static func toneClip(seconds: Int, in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent("tone-440.mp4").path
-        let made = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180:r=30:d=\(seconds)",
+        let made = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180:r=30:d=\(seconds)",
                                                    "-f", "lavfi", "-i", "sine=f=440:d=\(seconds):sample_rate=44100", "-c:v", "libx264",
                                                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path])
         #expect(made.errors.isEmpty, "\(made.errors)")
@@ -119,8 +119,8 @@ struct FileSourceEndToEndTests {
     }
 
     /// The sound of `path` decoded by ffmpeg, mono at 48 kHz.
-    static func sound(of path: String) throws -> [Float] {
-        let audio = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
+    static func sound(of path: String) async throws -> [Float] {
+        let audio = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"]).output
         return audio.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
@@ -139,11 +139,11 @@ struct FileSourceEndToEndTests {
     @Test("a file's own sound is the take's: 440 Hz at the file's level in each second of a take looping the file, none with --audio none")
     func fileSoundRecorded() async throws {
         try await withScratchDirectory { directory in
-            let clip = try Self.toneClip(seconds: 2, in: directory)
+            let clip = try await Self.toneClip(seconds: 2, in: directory)
             let library = directory.appendingPathComponent("Library").path
             let (_, asset) = try await RecordEndToEndTests.take(seconds: 5, into: library, flags: ["--source", "file:\(clip)", "--no-realtime"])
             #expect(asset["audio"] as? String == "aac", "\(asset)")
-            let samples = try Self.sound(of: try #require(asset["path"] as? String))
+            let samples = try await Self.sound(of: try #require(asset["path"] as? String))
             #expect(abs(Double(samples.count) / 48_000 - 5) < 0.05, "\(samples.count) samples")
             for second in 0..<5 {
                 let window = samples[(second * 48_000 + 4_800)..<(second * 48_000 + 43_200)]
@@ -163,7 +163,7 @@ struct FileSourceEndToEndTests {
         try await withScratchDirectory { directory in
             // A 3 s clip: a white frame and a click at 1 s and 2 s, a grey picture and a quiet tone between.
             let clip = directory.appendingPathComponent("marks.mp4").path
-            let made = try runTool("/usr/bin/ffmpeg", [
+            let made = try await runTool("/usr/bin/ffmpeg", [
                 "-nostdin", "-v", "error", "-f", "lavfi", "-i",
                 "color=c=gray:s=320x180:r=30:d=3,drawbox=c=white:t=fill:enable='lt(mod(t\\,1)\\,0.02)*gte(t\\,0.5)'",
                 "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.002)*gte(t\\,0.5)\\,0.9\\,0.05*sin(2*PI*440*t))':s=48000:d=3",
@@ -171,7 +171,7 @@ struct FileSourceEndToEndTests {
             #expect(made.errors.isEmpty, "\(made.errors)")
             let library = directory.appendingPathComponent("Library").path
             let (_, asset) = try await RecordEndToEndTests.take(seconds: 7, into: library, flags: ["--source", "file:\(clip)", "--no-realtime"])
-            let marks = try SyncMarkReading(path: try #require(asset["path"] as? String))
+            let marks = try await SyncMarkReading(path: try #require(asset["path"] as? String))
             #expect(marks.flashes.count == 4 && marks.clicks.count == 4, "flashes at \(marks.flashes), clicks at \(marks.clicks)")
             for (flash, offset) in marks.offsets {
                 #expect(offset <= 1.0 / 30, "the click nearest the flash frame at \(flash) s is \(offset) s from it")
@@ -185,7 +185,7 @@ struct FileSourceEndToEndTests {
             var parts: [Data] = []
             for (size, offset) in [("320x180", "0"), ("160x90", "1")] {
                 let part = directory.appendingPathComponent("\(size).ts").path
-                _ = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=s=\(size):r=30:d=1", "-c:v", "libx264",
+                _ = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=s=\(size):r=30:d=1", "-c:v", "libx264",
                                                     "-pix_fmt", "yuv420p", "-f", "mpegts", "-output_ts_offset", offset, part])
                 parts.append(try Data(contentsOf: URL(fileURLWithPath: part)))
             }

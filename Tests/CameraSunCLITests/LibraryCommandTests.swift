@@ -87,24 +87,22 @@ struct LibraryCommandTests {
             try #require(photo.exitCode == 0, "\(photo)")
             let view = directory.appendingPathComponent("view", isDirectory: true)
             try FileManager.default.createDirectory(at: view, withIntermediateDirectories: false)
-            let mount = try runTool("/bin/mount", ["--bind", "-o", "ro", libraryDirectory.path, view.path])
-            try #require(mount.status == 0, "\(mount.errors)")
-            defer { _ = try? runTool("/bin/umount", ["--lazy", view.path]) }
+            try await withMount(["--bind", "-o", "ro", libraryDirectory.path], at: view) {
+                let list = try await libraryCommand("list", view)
+                #expect(list.result.exitCode == 0, "\(list.result)")
+                let assets = try #require(list.json["assets"] as? [[String: Any]])
+                #expect(assets.count == 1)
+                let id = try #require(assets.first?["id"] as? String)
+                #expect(try await CameraSunBinary.run(["library", "show", id, "--library", view.path]).exitCode == 0)
+                let verify = try await CameraSunBinary.run(["library", "verify", "--library", view.path])
+                #expect(verify.exitCode == 0 && verify.stdout.hasSuffix("library is consistent\n"), "\(verify)")
 
-            let list = try await libraryCommand("list", view)
-            #expect(list.result.exitCode == 0, "\(list.result)")
-            let assets = try #require(list.json["assets"] as? [[String: Any]])
-            #expect(assets.count == 1)
-            let id = try #require(assets.first?["id"] as? String)
-            #expect(try await CameraSunBinary.run(["library", "show", id, "--library", view.path]).exitCode == 0)
-            let verify = try await CameraSunBinary.run(["library", "verify", "--library", view.path])
-            #expect(verify.exitCode == 0 && verify.stdout.hasSuffix("library is consistent\n"), "\(verify)")
-
-            let refused = try await CameraSunBinary.run(["photo", "--count", "1", "--library", view.path] + PhotoEndToEndTests.small)
-            #expect(refused.exitCode == 1, "\(refused)")
-            #expect(refused.stderrLines.first?.hasSuffix("cannot write to the photo library \(view.path): it is read-only "
-                + "(a read-only file system or no write permission) — remount it read-write, make it writable, or choose "
-                + "another directory with --library DIR") == true, "\(refused.stderr)")
+                let refused = try await CameraSunBinary.run(["photo", "--count", "1", "--library", view.path] + PhotoEndToEndTests.small)
+                #expect(refused.exitCode == 1, "\(refused)")
+                #expect(refused.stderrLines.first?.hasSuffix("cannot write to the photo library \(view.path): it is read-only "
+                    + "(a read-only file system or no write permission) — remount it read-write, make it writable, or choose "
+                    + "another directory with --library DIR") == true, "\(refused.stderr)")
+            }
         }
     }
 }

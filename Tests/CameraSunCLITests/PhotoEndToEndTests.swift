@@ -45,7 +45,7 @@ struct PhotoEndToEndTests {
             #expect(Set(rows.compactMap { $0["id"] as? String }) == Set(ids))
             #expect(rows.allSatisfy { $0["meteringStatistics"] is String && $0["exposure"] is [String: Any] })
 
-            let exif = try exiftool(assets.compactMap { $0["path"] as? String })
+            let exif = try await exiftool(assets.compactMap { $0["path"] as? String })
             for asset in assets {
                 let path = asset["path"] as? String ?? "?"
                 let tags = try #require(exif[path], "exiftool did not read \(path)")
@@ -74,7 +74,7 @@ struct PhotoEndToEndTests {
                 #expect(jsonNumber(asset["iso"]) == 100)
                 #expect(asset["meteringMode"] as? String == "spot@0.25,0.75")
             }
-            let exif = try exiftool(assets.compactMap { $0["path"] as? String })
+            let exif = try await exiftool(assets.compactMap { $0["path"] as? String })
             for tags in exif.values {
                 #expect(abs((jsonNumber(tags["ExposureTime"]) ?? 0) - 0.1) < 1e-9)
                 #expect(jsonNumber(tags["ISO"]) == 100)
@@ -117,7 +117,7 @@ struct PhotoEndToEndTests {
                 #expect((1.0 / 64...1).contains(jsonNumber(asset["flashPower"]) ?? 0), "\(asset)")
                 #expect(asset["flashOutOfReach"] is Bool && jsonNumber(asset["flashSubjectEV"]) != nil, "\(asset)")
             }
-            for tags in try exiftool(assets.compactMap { $0["path"] as? String }).values {
+            for tags in try await exiftool(assets.compactMap { $0["path"] as? String }).values {
                 #expect(jsonNumber(tags["Flash"]) == 0x19, "auto, fired")
             }
             // The catalogue keeps what the flash did with the photo's metering statistics.

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraTestSupport
 import Foundation
 import Testing
@@ -27,9 +28,12 @@ struct PhotoFailureTests {
             // Killed once a first photo's line is out (its file and row are committed) while the others are on their
             // way. The burst cannot finish first however fast the machine: nothing reads its output after that line,
             // so it blocks when the pipe's 64 KiB are full, a few hundred lines into the 1000.
-            let firstPhoto = Self.firstLine(from: output.fileHandleForReading) { $0.hasPrefix("photo ") }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let firstPhoto = await onOwnThread {
+                let line = Self.firstLine(from: output.fileHandleForReading) { $0.hasPrefix("photo ") }
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return line
+            }
             try #require(firstPhoto != nil && process.terminationReason == .uncaughtSignal,
                          "the burst ended before it could be killed: status \(process.terminationStatus)")
             let rowsAfterKill = try await #require(try libraryCommand("list", libraryDirectory).json["assets"] as? [[String: Any]])
@@ -84,13 +88,9 @@ struct PhotoFailureTests {
 
     @Test("On a full disk (a 512 KiB tmpfs) photo fails before capturing, says how much is free and what to do, and writes nothing")
     func fullDisk() async throws {
-        try await withScratchDirectory { directory in
-            let volume = directory.appendingPathComponent("volume", isDirectory: true)
-            try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: false)
-            let mount = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", volume.path])
-            let mounted = mount.status == 0
-            try #require(mounted, "cannot mount a tmpfs (\(mount.errors)) — this test needs root; the binary takes no injected free-space provider, so it fails rather than skipping (CapacityTests cover the library alone)")
-            defer { _ = try? runTool("/bin/umount", ["--lazy", volume.path]) }
+        // The tmpfs needs root: the binary takes no injected free-space provider, so without root the
+        // test fails (the mount's error) rather than skipping (CapacityTests cover the library alone).
+        try await Tmpfs.with(bytes: 512 * 1024) { volume in
             let libraryDirectory = volume.appendingPathComponent("Library")
 
             let result = try await CameraSunBinary.run(["photo", "--count", "3", "--library", libraryDirectory.path])

@@ -12,7 +12,7 @@ struct PhotoLocationTests {
             #expect(result.exitCode == 0, "\(result)")
             let assets = try #require(try result.jsonObject()["assets"] as? [[String: Any]])
             let path = try #require(assets.first?["path"] as? String)
-            let tags = try #require(try exiftool([path])[path])
+            let tags = try #require(try await exiftool([path])[path])
             #expect(abs((jsonNumber(tags["GPSLatitude"]) ?? 0) - 51.5) < 1e-4, "\(tags["GPSLatitude"] ?? "none")")
             #expect(abs((jsonNumber(tags["GPSLongitude"]) ?? 0) + 0.125) < 1e-4, "\(tags["GPSLongitude"] ?? "none")")
             #expect(abs((jsonNumber(tags["GPSAltitude"]) ?? 0) - 35) < 1e-3, "\(tags["GPSAltitude"] ?? "none")")

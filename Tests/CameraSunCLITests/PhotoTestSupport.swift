@@ -21,8 +21,8 @@ func libraryCommand(_ verb: String, _ directory: URL) async throws -> (result: C
 }
 
 /// What exiftool (`-j -n`: numbers as numbers) reads from `paths`, keyed by file path.
-func exiftool(_ paths: [String]) throws -> [String: [String: Any]] {
-    try ExifTool.read(files: paths)
+func exiftool(_ paths: [String]) async throws -> [String: [String: Any]] {
+    try await ExifTool.read(files: paths)
 }
 
 /// A library in `directory`/Library holding one photo, whose catalogue then refuses every new row
@@ -33,7 +33,7 @@ func libraryRefusingRows(in directory: URL) async throws -> (library: URL, catal
     let first = try await CameraSunBinary.run(["photo", "--source", "sim:gray-card", "--library", library.path] + PhotoEndToEndTests.small)
     try #require(first.exitCode == 0, "\(first)")
     let catalog = library.appendingPathComponent("catalog.sqlite").path
-    let trigger = try runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
+    let trigger = try await runTool("/usr/bin/sqlite3", [catalog, "CREATE TRIGGER refuse_rows BEFORE INSERT ON assets "
         + "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"])
     try #require(trigger.status == 0, "\(trigger.errors)")
     let temporary = directory.appendingPathComponent("tmp", isDirectory: true)

@@ -27,7 +27,7 @@ struct RawPhotoEndToEndTests {
             let raw = try #require(rows.first?["raw"] as? [String: Any], "the listing shows the pair's DNG")
             #expect(libraryDirectory.appendingPathComponent(raw["path"] as? String ?? "").path == dng)
 
-            let exif = try exiftool([jpeg, dng])
+            let exif = try await exiftool([jpeg, dng])
             let (jpegTags, dngTags) = (try #require(exif[jpeg]), try #require(exif[dng]))
             #expect(dngTags["FileType"] as? String == "DNG")
             // TIFF rationals as libtiff writes them (through a float) and as libexif does agree to 1e-6.
@@ -39,7 +39,7 @@ struct RawPhotoEndToEndTests {
             #expect(dngTags["DateTimeOriginal"] as? String != nil && dngTags["DateTimeOriginal"] as? String == jpegTags["DateTimeOriginal"] as? String)
             let exposureTime = try #require(jsonNumber(assets[0]["exposureTime"]))
             #expect(abs((jsonNumber(dngTags["ExposureTime"]) ?? 0) / exposureTime - 1) < 1e-6, "the DNG's exposure is the photo's catalogued one")
-            let mosaic = try RawPy.run("mosaic", [dng, directory.appendingPathComponent("mosaic.u16").path])
+            let mosaic = try await RawPy.run("mosaic", [dng, directory.appendingPathComponent("mosaic.u16").path])
             #expect(mosaic["width"] as? Int == 320 && mosaic["height"] as? Int == 180)
             #expect(mosaic["colors"] as? String == "RGBG")
             let samples = try Data(contentsOf: directory.appendingPathComponent("mosaic.u16"))

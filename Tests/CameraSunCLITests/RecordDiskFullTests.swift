@@ -21,8 +21,8 @@ struct RecordDiskFullTests {
             let path = try #require(asset["path"] as? String)
             let frames = try #require(asset["frames"] as? Int)
             #expect(frames >= 30, "at least the first second is kept: \(asset)")
-            #expect(try RecordEndToEndTests.streams(of: path)["h264"]?.frames == frames)
-            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+            #expect(try await RecordEndToEndTests.streams(of: path)["h264"]?.frames == frames)
+            #expect(try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
 
             let verify = try await CameraSunBinary.run(["library", "verify", "--library", library.path, "--json"])
             #expect(verify.exitCode == 0, "\(verify)")

@@ -1,3 +1,4 @@
+import CameraCore
 import CameraTestSupport
 import Foundation
 import Testing
@@ -9,8 +10,8 @@ struct RecordEndToEndTests {
     static let small = ["--width", "320", "--height", "180"]
 
     /// What ffprobe says of a recording's streams: codec name → (frames, duration in seconds).
-    static func streams(of path: String) throws -> [String: (frames: Int, duration: Double)] {
-        let result = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+    static func streams(of path: String) async throws -> [String: (frames: Int, duration: Double)] {
+        let result = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                                       "stream=codec_name,nb_read_frames,duration", "-of", "json", path])
         let parsed = try JSONSerialization.jsonObject(with: result.output) as? [String: Any]
         let object = try #require(parsed, "ffprobe: \(result.errors)")
@@ -54,12 +55,12 @@ struct RecordEndToEndTests {
             #expect(asset["recovered"] as? Bool == false)
             let path = try #require(asset["path"] as? String)
             let frames = try #require(asset["frames"] as? Int)
-            let streams = try Self.streams(of: path)
+            let streams = try await Self.streams(of: path)
             #expect(streams["h264"]?.frames == frames, "\(streams)")
             #expect(abs((asset["duration"] as? Double ?? 0) - 2) <= 1.0 / 30 + 1e-6, "\(asset)")
             let audio = try #require(streams["aac"])
             #expect(abs(audio.duration - 2) < 0.05, "\(streams)")
-            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+            #expect(try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
 
             let listed = try await CameraSunBinary.run(["library", "list", "--library", library, "--json"])
             let assets = try #require(try listed.jsonObject()["assets"] as? [[String: Any]])
@@ -68,7 +69,7 @@ struct RecordEndToEndTests {
             let thumbnail = try #require((assets.first?["movie"] as? [String: Any])?["thumbnailPath"] as? String, "\(listed)")
             let jpeg = try Data(contentsOf: URL(fileURLWithPath: library).appendingPathComponent(thumbnail))
             #expect(Array(jpeg.prefix(3)) == [0xFF, 0xD8, 0xFF])
-            let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+            let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
                                                          URL(fileURLWithPath: library).appendingPathComponent(thumbnail).path])
             #expect(String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "320,180")
             #expect(try await CameraSunBinary.run(["library", "verify", "--library", library]).exitCode == 0)
@@ -76,8 +77,8 @@ struct RecordEndToEndTests {
     }
 
     /// Each frame's mean luma (0–255) in the movie at `path`, from ffmpeg's signalstats.
-    static func frameLumas(of path: String) throws -> [Double] {
-        let printed = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vf",
+    static func frameLumas(of path: String) async throws -> [Double] {
+        let printed = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vf",
                                                       "signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=-", "-f", "null", "-"])
         return String(decoding: printed.output, as: UTF8.self).split(separator: "\n").compactMap { line in
             line.hasPrefix("lavfi.signalstats.YAVG=") ? Double(line.dropFirst("lavfi.signalstats.YAVG=".count)) : nil
@@ -90,7 +91,7 @@ struct RecordEndToEndTests {
             let library = directory.appendingPathComponent("Library").path
             // The night street's first frames, before auto-exposure has found it, are 0.8 EV darker.
             let path = try #require(try await Self.take(seconds: 2, into: library, flags: ["--source", "sim:night-street"]).asset["path"] as? String)
-            let lumas = try Self.frameLumas(of: path)
+            let lumas = try await Self.frameLumas(of: path)
             let last = try #require(lumas.last)
             // Linear light from BT.709 video levels, about a 2.2 power.
             let linear = { (luma: Double) in pow(max(luma - 16, 1) / 219, 2.2) }
@@ -106,7 +107,7 @@ struct RecordEndToEndTests {
             let library = directory.appendingPathComponent("Library").path
             let path = try #require(try await Self.take(seconds: seconds, into: library,
                                                         flags: flags + ["--source", "sim:backlit-portrait,syncmarks"]).asset["path"] as? String)
-            let marks = try SyncMarkReading(path: path)
+            let marks = try await SyncMarkReading(path: path)
             let (flashes, clicks) = (marks.flashes, marks.clicks)
             // A click at every whole second of the camera's clock inside the take, which begins once
             // the exposure has settled, between two of them: S − 1 or S clicks a second apart. A flash
@@ -127,7 +128,7 @@ struct RecordEndToEndTests {
             let library = directory.appendingPathComponent("Library").path
             let path = try #require(try await Self.take(seconds: 3, into: library, flags: ["--no-realtime", "--source", "sim:backlit-portrait"])
                 .asset["path"] as? String)
-            let marks = try SyncMarkReading(path: path)
+            let marks = try await SyncMarkReading(path: path)
             #expect(marks.frames == 90 && marks.flashes.isEmpty && marks.clicks.isEmpty, "flashes at \(marks.flashes), clicks at \(marks.clicks)")
         }
     }
@@ -143,14 +144,14 @@ struct RecordEndToEndTests {
                                                      standardOutput: FileHandle(forWritingTo: output))
             #expect(try await Self.firstFragmentWritten(in: library), "the take never reached the disk")
             kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            await onOwnThread { process.waitUntilExit() }
             #expect(process.terminationStatus == 0)
             let printed = try Data(contentsOf: output)
             let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
             let asset = try #require(object?["asset"] as? [String: Any], "stdout: \(String(decoding: printed, as: UTF8.self))")
             #expect(asset["stopReason"] as? String == reason)
             let path = try #require(asset["path"] as? String)
-            #expect(try Self.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
+            #expect(try await Self.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
             #expect(Self.partialFiles(in: library).isEmpty)
         }
     }
@@ -162,7 +163,7 @@ struct RecordEndToEndTests {
             let process = try CameraSunBinary.launch(["record", "--library", library.path] + Self.small)
             #expect(try await Self.firstFragmentWritten(in: library), "the take never reached the disk")
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await onOwnThread { process.waitUntilExit() }
 
             let verify = try await CameraSunBinary.run(["library", "verify", "--library", library.path, "--json"])
             #expect(verify.exitCode == 1, "\(verify)")
@@ -175,8 +176,8 @@ struct RecordEndToEndTests {
             let movie = try #require(asset["movie"] as? [String: Any], "\(asset)")
             #expect(movie["recovered"] as? Bool == true)
             let path = library.appendingPathComponent(try #require(asset["path"] as? String)).path
-            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
-            #expect(try Self.streams(of: path)["h264"].map { $0.frames >= 30 } == true, "at least the first second survives")
+            #expect(try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+            #expect(try await Self.streams(of: path)["h264"].map { $0.frames >= 30 } == true, "at least the first second survives")
             #expect(try await CameraSunBinary.run(["library", "verify", "--library", library.path]).exitCode == 0)
         }
     }

@@ -30,8 +30,8 @@ struct RecordFilterEndToEndTests {
             #expect(result.exitCode == 0, "\(result)")
             let asset = try #require(try result.jsonObject()["asset"] as? [String: Any], "\(result)")
             let path = try #require(asset["path"] as? String)
-            #expect(try RecordEndToEndTests.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
-            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
+            #expect(try await RecordEndToEndTests.streams(of: path)["h264"]?.frames == asset["frames"] as? Int)
+            #expect(try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors.isEmpty)
         }
     }
 
@@ -64,13 +64,12 @@ struct RecordFilterEndToEndTests {
             let view = directory.appendingPathComponent("view", isDirectory: true)
             try FileManager.default.createDirectory(at: library, withIntermediateDirectories: false)
             try FileManager.default.createDirectory(at: view, withIntermediateDirectories: false)
-            let mount = try runTool("/bin/mount", ["--bind", "-o", "ro", library.path, view.path])
-            try #require(mount.status == 0, "\(mount.errors)")
-            defer { _ = try? runTool("/bin/umount", ["--lazy", view.path]) }
-            let result = try await CameraSunBinary.run(["record", "--watermark", "Trip", "--duration", "1", "--library", view.path]
-                + RecordEndToEndTests.small)
-            #expect(result.exitCode == 1, "\(result)")
-            #expect(result.stderrLines.first?.contains("it is read-only") == true, "\(result)")
+            try await withMount(["--bind", "-o", "ro", library.path], at: view) {
+                let result = try await CameraSunBinary.run(["record", "--watermark", "Trip", "--duration", "1", "--library", view.path]
+                    + RecordEndToEndTests.small)
+                #expect(result.exitCode == 1, "\(result)")
+                #expect(result.stderrLines.first?.contains("it is read-only") == true, "\(result)")
+            }
             #expect(Self.contents(of: library).isEmpty, "nothing left in the library: \(Self.contents(of: library))")
         }
     }

@@ -31,7 +31,7 @@ struct ScaleOutTests {
                     #expect(response.status == 200 && response.headers["content-type"] == "video/mp2t", "\(response.headers)")
                     let file = folder.appendingPathComponent("\(camera).ts")
                     try response.body.write(to: file)
-                    let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width",
+                    let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width",
                                                                  "-of", "csv=p=0", file.path])
                     let stream = String(decoding: probe.output, as: UTF8.self)
                     #expect(stream.hasPrefix("h264,640"), "\(camera): \(stream) \(probe.errors)")

@@ -40,7 +40,7 @@ struct ServeLiveTests {
 
             #expect(try await eventually { server.publishesEnded() == 1 })
             let recording = try #require(try server.recordings().first)
-            let video = try #require(try RecordEndToEndTests.streams(of: recording.path)["h264"])
+            let video = try #require(try await RecordEndToEndTests.streams(of: recording.path)["h264"])
             #expect(abs(video.frames - sent) <= max(1, sent / 100), "nginx recorded \(video.frames) of \(sent) frames sent")
         }
     }

@@ -199,7 +199,7 @@ struct ServeTests {
         let paths = try [id, flashedID].map { asset in
             server.library.appendingPathComponent(try #require(files.first { $0.hasSuffix("\(asset).jpg") })).path
         }
-        let exif = try exiftool(paths)
+        let exif = try await exiftool(paths)
         #expect(jsonNumber(exif[paths[0]]?["Flash"]) == 0x10, "off, did not fire")
         #expect(jsonNumber(exif[paths[1]]?["Flash"]) == 0x09, "on, fired")
         let badFlash = try await connection.json("POST", "/api/photo", #"{"flash":"bright"}"#)

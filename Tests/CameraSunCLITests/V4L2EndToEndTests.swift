@@ -20,7 +20,7 @@ struct V4L2EndToEndTests {
     @Test("serve streams 640×480 JPEGs from the camera; the AE moves exposure_time_absolute until the sensor's level settles at the target",
           arguments: [("MJPG", "bgra8"), ("YUYV", "yuyv422")])
     func serveSettles(format: String, bufferFormat: String) async throws {
-        let camera = try FakeV4L2Camera(formats: format)
+        let camera = try await FakeV4L2Camera(formats: format)
         let server = try await ServeProcess.start(binary: ServeProcess.releaseBinary, Self.source, environment: camera.environment)
         let connection = try server.connect()
         // Settled: a stretch of frames with no S_CTRL, after which the picture is at the target.
@@ -64,7 +64,7 @@ struct V4L2EndToEndTests {
 
     @Test("unplugged: /state says deviceRemoved, which the page shows as the camera disconnected; plugged back in, frames flow again in the same process")
     func unplugAndReturn() async throws {
-        let camera = try FakeV4L2Camera()
+        let camera = try await FakeV4L2Camera()
         let server = try await ServeProcess.start(binary: ServeProcess.releaseBinary, Self.source, environment: camera.environment)
         let connection = try server.connect()
         let streaming = try await connection.state { (jsonNumber($0["frame"]) ?? 0) >= 10 }
@@ -96,11 +96,11 @@ struct V4L2EndToEndTests {
 
     @Test("photo lands in the library with EXIF ExposureTime and ISO from settings the camera's controls held")
     func photo() async throws {
-        let camera = try FakeV4L2Camera(light: FakeV4L2Camera.dimLight)
+        let camera = try await FakeV4L2Camera(light: FakeV4L2Camera.dimLight)
         try await withScratchDirectory { library in
             let asset = try await Self.photo(on: camera, into: library)
             let path = try #require(asset["path"] as? String)
-            let tags = try #require(try exiftool([path])[path])
+            let tags = try #require(try await exiftool([path])[path])
 
             // The photo's frame was taken with settings the camera held, in 100 µs units and gain
             // steps of ×1 + 15/255 from ISO 100; the dim scene needs gain, so the ISO is above the base.
@@ -119,7 +119,7 @@ struct V4L2EndToEndTests {
 
     @Test("devices --json lists the fake /dev/video0 with its formats and control ranges, and leaves it out once unplugged")
     func devices() async throws {
-        let camera = try FakeV4L2Camera()
+        let camera = try await FakeV4L2Camera()
         let result = try await CameraSunBinary.run(["devices", "--json"], environment: camera.environment)
         #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
         let devices = try #require(try result.jsonObject()["devices"] as? [[String: Any]])
@@ -147,7 +147,7 @@ struct V4L2EndToEndTests {
 
     @Test("a camera offering only RG10 Bayer: devices --json lists it as bayer16-rggb10, and photo develops its raw frames into a 640×480 photo")
     func rawBayer() async throws {
-        let camera = try FakeV4L2Camera(formats: "RG10", light: FakeV4L2Camera.dimLight)
+        let camera = try await FakeV4L2Camera(formats: "RG10", light: FakeV4L2Camera.dimLight)
         let listed = try await CameraSunBinary.run(["devices", "--json"], environment: camera.environment)
         let device = try #require((try listed.jsonObject()["devices"] as? [[String: Any]])?.first, "\(listed)")
         let formats = try #require(device["formats"] as? [[String: Any]])
@@ -158,7 +158,7 @@ struct V4L2EndToEndTests {
 
     @Test("without --source, serve opens the first V4L2 camera that opens; with none there, the simulated camera")
     func defaultSource() async throws {
-        let camera = try FakeV4L2Camera()
+        let camera = try await FakeV4L2Camera()
         for (plugged, device) in [(true, "/dev/video0"), (false, "sim:backlit-portrait")] {
             if !plugged { try camera.unplug() }
             let server = try await ServeProcess.start(binary: ServeProcess.releaseBinary, environment: camera.environment)

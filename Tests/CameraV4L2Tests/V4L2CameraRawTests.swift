@@ -164,18 +164,18 @@ struct V4L2CameraRawTests {
                                 exposureTime: frame.metadata.exposureDuration, fNumber: 2, iso: Int(frame.metadata.iso), focalLength: 4)
         let dng = try DNGWriter.data(raw: frame.buffer, metadata: DNGMetadata(exif: exif, calibration: calibration,
                                                                              whiteBalanceGains: frame.metadata.whiteBalanceGains))
-        try withScratchDirectory { folder in
+        try await withScratchDirectory { folder in
             let file = folder.appendingPathComponent("v4l2.dng")
             try dng.write(to: file)
-            let (status, report, errors) = try ExifTool.run(["-validate", "-warning", "-error", "-a", "-s", file.path])
+            let (status, report, errors) = try await ExifTool.run(["-validate", "-warning", "-error", "-a", "-s", file.path])
             #expect(status == 0, "\(errors)")
             #expect(report == "Validate                        : OK\n", "\(report)")
             let identify = "/usr/bin/raw-identify"
             try #require(FileManager.default.isExecutableFile(atPath: identify), "\(identify) is missing — run make deps (installs libraw-bin)")
-            let (identified, output, problems) = try runTool(identify, ["-v", file.path])
+            let (identified, output, problems) = try await runTool(identify, ["-v", file.path])
             #expect(identified == 0, "\(problems)")
             let lines = Set(String(decoding: output, as: UTF8.self).components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-            let (_, levels, _) = try ExifTool.run(["-s3", "-BlackLevel", "-WhiteLevel", file.path])
+            let (_, levels, _) = try await ExifTool.run(["-s3", "-BlackLevel", "-WhiteLevel", file.path])
             #expect(levels == "0\n\((1 << bits) - 1)\n")
             for line in ["Image size:   640 x 480", "Filter pattern: \(String(repeating: order, count: 4))", "Camera: CameraSun V4L2 Camera ID: 0x0",
                          "DNG Illuminant 1: D65"] {

@@ -7,10 +7,10 @@ import Testing
 /// `serve --lut …`: the preview shows the filters' look; the camera's analysis does not see it.
 @Suite struct PreviewFilterTests {
     /// The mean red, green and blue of the JPEG `data`, decoded by ffmpeg.
-    static func meanColour(of data: Data, in directory: URL) throws -> [Double] {
+    static func meanColour(of data: Data, in directory: URL) async throws -> [Double] {
         let path = directory.appendingPathComponent("snapshot.jpg")
         try data.write(to: path)
-        let pixels = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).output
+        let pixels = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).output
         let count = Double(max(pixels.count / 3, 1))
         return (0..<3).map { channel in Double(stride(from: channel, to: pixels.count, by: 3).reduce(0) { $0 + Int(pixels[$1]) }) / count }
     }
@@ -26,7 +26,7 @@ import Testing
                 let camera = try await LiveViewfinder.start(filters: filters)
                 let snapshot = try await RawHTTPConnection(port: camera.viewfinder.server.port).request("GET", "/snapshot")
                 #expect(snapshot.status == 200)
-                colours.append(try Self.meanColour(of: snapshot.body, in: directory))
+                colours.append(try await Self.meanColour(of: snapshot.body, in: directory))
                 brightness.append(try await camera.json("GET", "/state").object["brightness"] as? Double ?? -1)
                 await camera.stop()
             }
@@ -45,7 +45,7 @@ import Testing
             try lines.write(to: cube, atomically: true, encoding: .utf8)
             let plainCamera = try await LiveViewfinder.start()
             let plainSnapshot = try await RawHTTPConnection(port: plainCamera.viewfinder.server.port).request("GET", "/snapshot")
-            let plain = try Self.meanColour(of: plainSnapshot.body, in: directory)[1]
+            let plain = try await Self.meanColour(of: plainSnapshot.body, in: directory)[1]
             await plainCamera.stop()
 
             let camera = try await LiveViewfinder.start(filters: FilterSettings(lutPath: cube.path))
@@ -53,10 +53,10 @@ import Testing
             #expect(try await onOwnThread { try stream.openStream("/stream") }.status == 200)
             camera.device.allowFrames(2)
             let part = try await onOwnThread { try stream.nextPart() }
-            let streamed = try Self.meanColour(of: part.body, in: directory)[1]
+            let streamed = try await Self.meanColour(of: part.body, in: directory)[1]
             // Zebra stripes paint nothing on this mid-grey picture, but miss the plain stream's encoded frame.
             let snapshot = try await RawHTTPConnection(port: camera.viewfinder.server.port).request("GET", "/snapshot?overlay=zebra")
-            let snapped = try Self.meanColour(of: snapshot.body, in: directory)[1]
+            let snapped = try await Self.meanColour(of: snapshot.body, in: directory)[1]
             await camera.stop()
             #expect(abs(streamed - plain / 2) < 6, "streamed green \(streamed), plain \(plain)")
             #expect(abs(snapped - plain / 2) < 6, "snapshot green \(snapped), plain \(plain)")

@@ -67,7 +67,7 @@ extension ServerTests {
             let assets = try library.list()
             #expect(assets.count == 3)
             let merged = try #require(assets.first { $0.id == bracketed.object["id"] as? String })
-            let exif = try ExifTool.read(Array(try Data(contentsOf: library.fileURL(for: merged))))
+            let exif = try await ExifTool.read(Array(try Data(contentsOf: library.fileURL(for: merged))))
             #expect(exif["CompositeImageCount"] as? String == "3 3", "\(exif)")
             let raw = try #require(assets.first { $0.id == pair.object["id"] as? String }?.raw, "the toggle's photo is a pair")
             #expect(jsonNumber(pair.object["rawByteCount"]) == Double(raw.byteCount))
