@@ -63,8 +63,9 @@ struct BenchPeerTests {
     }
 
     @Test("OpenCV on a uniform grey bgra8 frame: mean 128, nothing clipped or crushed")
-    func openCVUniformGray() throws {
-        let result = try OpenCVPeer(runs: 3).measure(try Self.frame(.bgra8, left: 128, right: 128))
+    func openCVUniformGray() async throws {
+        let frame = try Self.frame(.bgra8, left: 128, right: 128)
+        let result = try await onOwnThread { try OpenCVPeer(runs: 3).measure(frame) }
         #expect(result.mean == 128)
         #expect(result.histogramTotal == 64 * 48)
         #expect(result.clippedFraction == 0)
@@ -74,8 +75,9 @@ struct BenchPeerTests {
 
     @Test("OpenCV on a half-black, half-white frame: mean 127.5, half clipped, half crushed",
           arguments: [PixelFormat.bgra8, .nv12(.video)])
-    func openCVHalfBlackHalfWhite(format: PixelFormat) throws {
-        let result = try OpenCVPeer(runs: 3).measure(try Self.frame(format, split: 32, left: 0, right: 255))
+    func openCVHalfBlackHalfWhite(format: PixelFormat) async throws {
+        let frame = try Self.frame(format, split: 32, left: 0, right: 255)
+        let result = try await onOwnThread { try OpenCVPeer(runs: 3).measure(frame) }
         #expect(result.mean == 127.5)
         #expect(result.histogramTotal == 64 * 48)
         #expect(result.clippedFraction == 0.5)
@@ -83,7 +85,7 @@ struct BenchPeerTests {
     }
 
     @Test("OpenCV uses Rec. 709 weights, not BT.601: pure green reads 0.7152 × 255")
-    func openCVUsesRec709() throws {
+    func openCVUsesRec709() async throws {
         let buffer = try PixelBuffer(format: .bgra8, width: 16, height: 12)
         buffer.withUnsafeMutableBytes(plane: 0) { raw in
             for offset in stride(from: 0, to: raw.count, by: 4) {
@@ -91,7 +93,7 @@ struct BenchPeerTests {
                 raw[offset + 3] = 255
             }
         }
-        let result = try OpenCVPeer(runs: 1).measure(buffer)
+        let result = try await onOwnThread { try OpenCVPeer(runs: 1).measure(buffer) }
         #expect(result.mean == 182)  // round(0.7152 × 255 = 182.4); BT.601 would give 150
     }
 

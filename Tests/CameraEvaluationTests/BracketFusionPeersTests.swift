@@ -7,9 +7,9 @@ import Testing
 /// enfuse and OpenCV's Mertens fusion run on a synthetic −2/0/+2 EV bracket, scored with MEF-SSIM.
 @Suite struct BracketFusionPeersTests {
     @Test("Each peer's fusion of a three-frame bracket scores above every frame of it, and above 0.85")
-    func peersBeatEachExposure() throws {
+    func peersBeatEachExposure() async throws {
         let bracket = try SyntheticBracket.frames(width: 192, height: 160)
-        let outputs = try BracketFusionPeers().fuse(bracket)
+        let outputs = try await onOwnThread { try BracketFusionPeers().fuse(bracket) }
         #expect(outputs.map(\.name) == BracketFusionPeers.names)
         let singles = try bracket.map { try MEFSSIM.score(sources: bracket, fused: $0).quality }
         for output in outputs {
