@@ -73,21 +73,16 @@ run: build
 # that is the code users run, and in a debug build the simulated camera renders a 1080p frame in seconds,
 # not milliseconds, so the suites spend minutes rendering. The viewfinder's acceptance suite runs the
 # camerasun binary of that build (CAMERASUN_RELEASE_BINARY).
-# The live-push suites (real-time camera → encoder → nginx-rtmp, with ffmpeg peers) run in a second pass on
-# their own, one test at a time: run beside the rest, they and the rest starved each other's cameras and servers on two cores
-# (nginx dropping a live publisher as idle; an in-process server's answer waiting over 10 s). So do the suites whose
-# tests wait for a thread of their own to block (the V4L2 reader in poll, a response stream's reader): beside the rest,
-# the concurrency pool's two threads were busy for over 30 s and the wait timed out (1 of 1137 tests in a clean clone).
-# And the headless-Chromium acceptance test, whose preview must keep moving: beside the rest it fell to 2–3 fps (1 of 2 clean clones).
-# And the throttling proxy's own test, whose ffmpeg push must keep up in real time to fill the 50 kB/s link: beside the
-# rest it got 37 kB/s (1 of 3 clean clones).
-# And the hostile-load test, whose attackers open thousands of loopback connections a second for a minute: it measures
-# a token holder's answers within 1 s, which the rest's load would decide instead of the server.
+# One pass, every suite in parallel, at most TEST_WIDTH tests at a time (two per core): Swift Testing
+# otherwise starts every test at once, and the realtime ones (a camera at 30 fps, a live push, a
+# server's answers) then wait their turn on the concurrency pool behind hundreds of others'
+# frames — a camera sent 22 frames in 30 s. Blocking waits run on threads of their own
+# (`onOwnThread`), never on the pool.
 TEST_BUILD = -c release -Xswiftc -enable-testing $(NATIVE_FLAGS) --scratch-path .build/test
-LIVE_SUITES = LiveStreamTests|ThrottlingProxyTests|LiveStreamServerFaultTests|StreamEndToEndTests|ServeLiveTests|ScaleOutTests|NginxRTMPServerTests|V4L2FrameReaderTests|ResponseStreamTests|ServeAcceptanceTests|HostileLoad
+TEST_WIDTH ?= $(shell echo $$(( 2 * $$(nproc) )))
 test: deps
-	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD) --skip '$(LIVE_SUITES)'
-	CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun $(SWIFT) test $(TEST_BUILD) --skip-build --no-parallel --filter '$(LIVE_SUITES)'
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) CAMERASUN_RELEASE_BINARY=$(CURDIR)/.build/test/release/camerasun \
+	  $(SWIFT) test $(TEST_BUILD)
 	$(MAKE) fuzz-smoke
 
 ## test-tsan: every test suite under ThreadSanitizer, built apart in .build/tsan, one test at a time:
