@@ -41,7 +41,9 @@ struct StreamEndToEndTests {
         try await withNginxRTMP { server in
             try await withScratchDirectory { folder in
                 let clip = try await FileSourceEndToEndTests.toneClip(seconds: 2, in: folder)
-                let result = try await CameraSunBinary.run(["stream", "--to", server.url(key: "file"), "--duration", "3", "--source", "file:\(clip)",
+                // 5 s of the 2 s clip: the recording outlasts the clip by more than the 0.5 s the check needs,
+                // however long the stream's start takes on a loaded machine.
+                let result = try await CameraSunBinary.run(["stream", "--to", server.url(key: "file"), "--duration", "5", "--source", "file:\(clip)",
                                                             "--json"], timeout: 120)
                 #expect(result.exitCode == 0, "\(result)")
                 #expect(try await eventually { server.publishesEnded() >= 1 })
