@@ -4,7 +4,8 @@ import Foundation
 /// A child process started with every signal unblocked and at its default action, so that it
 /// obeys SIGTERM and SIGQUIT. `Foundation.Process` passes on the signal mask of the thread that
 /// starts it, and the concurrency pool's threads block signals: a server started from a test would
-/// ignore all but SIGKILL. Its standard input and output are /dev/null, its standard error `errors`.
+/// ignore all but SIGKILL. Its standard input and output are /dev/null, its standard error `errors`;
+/// it inherits no other descriptor.
 public final class SpawnedProcess: Sendable {
     /// A child that could not be started or ended.
     public struct Failure: Error, CustomStringConvertible {
@@ -33,6 +34,14 @@ public final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&files, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        // Nothing else of the test's: an inherited end of the socket by which `Foundation.Process`
+        // sees another child exit kept that child's wait going for ever (a server outliving it).
+        // glibc 2.34's closefrom action, which Swift's Glibc module leaves out.
+        guard let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            throw Failure(description: "cannot start \(executable): posix_spawn_file_actions_addclosefrom_np is missing — it needs glibc 2.34")
+        }
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&files, 3)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
