@@ -19,7 +19,10 @@ struct MultiCamSessionTests {
     func eachOutputFromItsInput() async throws {
         try await withDeadline {
             let (back, front) = cameraPair(frameBudget: 3)
-            let fromBack = VideoDataOutput(), fromFront = VideoDataOutput(), session = CaptureSession()
+            // Each of the three frames kept for the test: a newest-wins output drops those it is late for,
+            // and with the budget spent the next frame would never come.
+            let fromBack = VideoDataOutput(alwaysDiscardsLateFrames: false), fromFront = VideoDataOutput(alwaysDiscardsLateFrames: false)
+            let session = CaptureSession()
             try await session.configure { config in
                 try config.add(DeviceInput(back))
                 try config.add(DeviceInput(front))
