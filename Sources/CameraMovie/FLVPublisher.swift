@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import CameraSystem
 import Glibc
 
 /// One connection to a streaming server: FLV over RTMP through libavformat. Opening connects,
@@ -31,7 +32,7 @@ public final class FLVPublisher {
     private let url: LiveStreamURL
     private let parameters: LiveStreamParameters
     private let timeout: Double
-    /// When libavformat's interrupt callback stops the waits on the socket, in `monotonicNanoseconds`:
+    /// When libavformat's interrupt callback stops the waits on the socket, in `MonotonicClock.nanoseconds`:
     /// 0 never, a packet's deadline while it is written, 1 (long past) once a write has failed.
     private let interruptAt: UnsafeMutablePointer<Int64>
     private var finished = false
@@ -63,7 +64,7 @@ public final class FLVPublisher {
         av_dict_set(&options, "send_buffer_size", "\(Self.sendBufferBytes(bitRate: bitRate))", 0)
         var interrupt = AVIOInterruptCB(callback: { opaque in
             guard let at = opaque?.load(as: Int64.self), at != 0 else { return 0 }
-            return FLVPublisher.monotonicNanoseconds() >= at ? 1 : 0
+            return MonotonicClock.nanoseconds >= at ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(interruptAt))
         // The server's answer to the publish comes while connecting: libavformat waits for it there.
         let (opened, errors) = FFmpegLog.capturingErrors { avio_open2(&format.pointee.pb, url.url, AVIO_FLAG_WRITE, &interrupt, &options) }
@@ -103,13 +104,6 @@ public final class FLVPublisher {
         interruptAt.deallocate()
     }
 
-    /// CLOCK_MONOTONIC in nanoseconds, which the interrupt callback compares with `interruptAt`.
-    static func monotonicNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-
     /// Bytes handed to the connection so far.
     public var bytesSent: Int64 { format.pointee.pb == nil ? 0 : avio_tell(format.pointee.pb) }
 
@@ -121,11 +115,11 @@ public final class FLVPublisher {
         try packet.withAVPacket("sending to \(url.masked)") { (avPacket) throws(MovieError) in
             avPacket.pointee.stream_index = Int32(index)
             av_packet_rescale_ts(avPacket, timeBase, stream.pointee.time_base)
-            let deadline = Self.monotonicNanoseconds() + Int64(timeout * 1e9)
+            let deadline = MonotonicClock.nanoseconds + Int64(timeout * 1e9)
             interruptAt.pointee = deadline
             let written = av_interleaved_write_frame(format, avPacket)
             guard written >= 0 else {
-                let stalled = Self.monotonicNanoseconds() >= deadline
+                let stalled = MonotonicClock.nanoseconds >= deadline
                 interruptAt.pointee = 1
                 if stalled {
                     throw MovieError("sending to \(url.masked) stalled: the server at \(url.host):\(url.port) took nothing for \(timeout) s "

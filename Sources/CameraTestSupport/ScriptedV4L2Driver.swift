@@ -30,6 +30,10 @@ public final class ScriptedV4L2Driver: V4L2Driver {
     let frameHold = Condition(FrameHold())
     /// One: the scripted camera renders each frame as DQBUF hands it out, with the values set by then.
     public var controlLatencyFrames: UInt64 { 1 }
+    /// The stamp of the last frame handed out: the scripted camera renders no frame before DQBUF asks.
+    public var clockMicroseconds: Int64 {
+        device.withLock { $0.clockMicroseconds - 1_000_000 * Int64($0.interval.numerator) / Int64($0.interval.denominator) }
+    }
 
     /// vivid's formats.
     public static let standardFormats = [

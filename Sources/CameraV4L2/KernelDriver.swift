@@ -10,6 +10,9 @@ public struct KernelDriver: V4L2Driver {
     /// is the first taken with the value.
     public var controlLatencyFrames: UInt64 { 2 }
 
+    /// CLOCK_MONOTONIC, which UVC and most drivers stamp frames with (V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC).
+    public var clockMicroseconds: Int64 { MonotonicClock.nanoseconds / 1_000 }
+
     public func open(_ path: String) throws(SystemCallError) -> any V4L2Node {
         KernelNode(try FileDescriptor.open(path, .readWrite, options: .nonBlocking, operation: V4L2Request.open.operation))
     }

@@ -97,6 +97,7 @@ public final class V4L2Camera: CaptureDevice {
             state.wasRemoved = false
             state.controls = V4L2ControlPipeline(latencyFrames: driver.controlLatencyFrames, values: stream.initialControls)
             state.sequenceBase = state.nextSequence
+            state.lastStamp = nil
             state.stream = stream
         }
     }
@@ -142,11 +143,23 @@ public final class V4L2Camera: CaptureDevice {
             state.exposureBias = controls.exposureBias
             state.whiteBalance = controls.whiteBalance
             guard let stream = state.stream else { return }
+            let nextFrame = nextSensorFrame(state)
             for id in self.controls.driven {
                 guard let value = wanted[id], state.controls.requested[id] != value else { continue }
-                if (try? stream.setControl(id, to: value)) != nil { state.controls.set(id, to: value, nextFrame: state.nextSequence) }
+                if (try? stream.setControl(id, to: value)) != nil { state.controls.set(id, to: value, nextFrame: nextFrame) }
             }
         }
+    }
+
+    /// The frame the sensor takes next, as far as the camera can tell: the one after the last
+    /// handed out, plus one for each frame interval since its stamp — frames the driver filled
+    /// while the reader was behind, which a value set now no longer reaches. A stamp a second or
+    /// more old says nothing (a stall, or a driver not stamping on the monotonic clock).
+    private func nextSensorFrame(_ state: State) -> UInt64 {
+        guard let last = state.lastStamp, settings.frameRate > 0 else { return state.nextSequence }
+        let elapsed = driver.clockMicroseconds - last
+        guard (0..<1_000_000).contains(elapsed) else { return state.nextSequence }
+        return state.nextSequence + UInt64(Double(elapsed) * settings.frameRate / 1_000_000)
     }
 
     /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken
@@ -157,6 +170,7 @@ public final class V4L2Camera: CaptureDevice {
         state.withLock { state in
             let sequence = state.sequenceBase + UInt64(filled.sequence)
             state.nextSequence = sequence + 1
+            state.lastStamp = filled.timestampMicroseconds
             var metadata = controls.metadata(state.controls.values(forFrame: sequence), flicker: state.flicker)
             metadata.exposureBias = state.exposureBias
             if case .bayer16(_, let bits) = buffer.format {
@@ -195,6 +209,8 @@ extension V4L2Camera {
         /// The sequence number of the stream's first frame: the driver counts from 0 at each STREAMON.
         var sequenceBase: UInt64 = 0
         var nextSequence: UInt64 = 0
+        /// The last frame's stamp on the driver's clock; nil until a stream's first frame.
+        var lastStamp: Int64?
         /// The last stream ended because the camera was unplugged, and none has started since.
         var wasRemoved = false
     }

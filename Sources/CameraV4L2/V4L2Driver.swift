@@ -12,6 +12,10 @@ public protocol V4L2Driver: Sendable {
     /// How many frames on a control reaches the frames: a value set after frame n is in frame
     /// n + this. Frames are stamped with the values they were taken with (`V4L2ControlPipeline`).
     var controlLatencyFrames: UInt64 { get }
+
+    /// Now, in microseconds on the clock the driver stamps frames with (CLOCK_MONOTONIC): a
+    /// control set this long after a frame's stamp reaches a frame that much later in the stream.
+    var clockMicroseconds: Int64 { get }
 }
 
 /// One open video node and the requests a camera makes of it, each answering as the kernel
