@@ -1,26 +1,13 @@
+import CameraMovie
 import Foundation
 
 /// How far a media file being written has come, read from its box and tag headers alone (a few
 /// bytes at each, not the media): what `bench startup` polls to see a take's or a stream's first
 /// frames arrive.
 enum MediaFileProgress {
-    /// Whether the fragmented MP4 at `path` holds a whole fragment: a `moof` box followed by an
-    /// `mdat` box that ends within the file.
+    /// Whether the fragmented MP4 at `path` holds a whole fragment (`CompleteFragments`).
     static func hasWholeFragment(_ path: String) -> Bool {
-        guard let file = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? file.close() }
-        let size = (try? file.seekToEnd()) ?? 0
-        var (offset, sawFragment): (UInt64, Bool) = (0, false)
-        while let header = read(file, at: offset, count: 16), header.count >= 8 {
-            let compact = UInt64(bigEndian: header, at: 0, count: 4)
-            let length = compact == 1 && header.count == 16 ? UInt64(bigEndian: header, at: 8, count: 8) : compact
-            guard length >= 8, offset + length <= size else { return false }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            if type == "mdat", sawFragment { return true }
-            sawFragment = sawFragment || type == "moof"
-            offset += length
-        }
-        return false
+        CompleteFragments.wholeLength(ofFileAt: path) > 0
     }
 
     /// Whether the FLV file at `path` holds a whole H.264 picture: a video tag whose AVC packet

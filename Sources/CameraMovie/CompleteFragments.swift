@@ -4,7 +4,7 @@ import CameraSystem
 /// after it) up to the last one written in full. A write cut short — the disk filled up, the
 /// power went — leaves a torn box after that, which `trim` cuts off, so that every reader decodes
 /// the file to its end without an error.
-enum CompleteFragments {
+package enum CompleteFragments {
     /// Cuts the file at `path` to its whole part; returns the bytes kept (0 when not one fragment
     /// is whole) and the bytes cut off.
     static func trim(_ path: String) throws(MovieError) -> (kept: Int64, cut: Int64) {
@@ -17,6 +17,14 @@ enum CompleteFragments {
         } catch {
             throw MovieError("cannot cut the torn end off \(path): \(error) — it is kept as it is; run camerasun library repair")
         }
+    }
+
+    /// The length of the whole part of the file at `path` as it stands, read from its box headers
+    /// alone; 0 when it cannot be read or holds no whole fragment yet (a take still being written).
+    package static func wholeLength(ofFileAt path: String) -> Int64 {
+        guard let file = try? FileDescriptor.open(path, .readOnly, operation: "open the recording"),
+              let size = try? file.status().byteCount else { return 0 }
+        return (try? length(of: file, size: size)) ?? 0
     }
 
     /// The length of the whole part of `file`, `size` bytes long: the end of its last complete `mdat`.
