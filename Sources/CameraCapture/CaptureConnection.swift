@@ -14,6 +14,7 @@ public final class CaptureConnection: Sendable {
         var devicePosition = DevicePosition.unspecified
         var stabilizationMode = VideoStabilizationMode.off
         var isEnabled = true
+        var frameRequests: FrameRequests?
 
         var mirrored: Bool { explicitMirroring ?? (devicePosition == .front) }
     }
@@ -50,6 +51,13 @@ public final class CaptureConnection: Sendable {
     public var isEnabled: Bool {
         get { state.withLock { $0.isEnabled } }
         set { state.withLock { $0.isEnabled = newValue } }
+    }
+
+    /// The photos of several frames (flash, brackets) the stream feeding this connection takes for
+    /// its output (`FrameRequests`); nil while no stream runs.
+    public internal(set) var frameRequests: FrameRequests? {
+        get { state.withLock { $0.frameRequests } }
+        set { state.withLock { $0.frameRequests = newValue } }
     }
 
     public var stabilizationMode: VideoStabilizationMode {

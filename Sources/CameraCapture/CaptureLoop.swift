@@ -26,14 +26,10 @@ struct CaptureLoop: Sendable {
     let initialInterruption: InterruptionReason?
     let report: @Sendable (Report) async -> Void
     var engine: ThreeAEngine
-    /// The stream's flash when the device has one: the flash photos outputs ask for.
-    let flash: StreamFlash?
-    /// The flash photo being taken, and the request it answers.
-    var flashPhoto: (sequence: FlashSequence, request: StreamFlash.Request)?
-    /// The stream's bracketed photos (offered with raw frames only: the merge takes them).
-    let bracket = StreamBracket()
-    /// The bracket being taken, and the request it answers.
-    var bracketPhoto: (sequence: BracketSequence, request: StreamBracket.Request)?
+    /// The photos of several frames the stream's outputs ask for, through their connections.
+    let requests: FrameRequests
+    /// The one being taken.
+    var sequence: FrameRequests.Request?
     private var analyzer = StreamAnalyzer()
     private var renderer = StreamRenderer()
     private var gaps = SequenceGapTracker()
@@ -49,14 +45,15 @@ struct CaptureLoop: Sendable {
         // A stream that ended during a flash photo or a bracket handed its engine back holding the exposure.
         self.engine.releaseHold()
         self.report = report
-        flash = device.capabilities.hasFlash ? StreamFlash() : nil
+        requests = FrameRequests(hasFlash: device.capabilities.hasFlash, deliversRawFrames: device.activeFormat.isRaw)
     }
 
-    /// Runs until cancelled or until the device fails; flash photos and brackets still asked for then fail.
+    /// Runs until cancelled or until the device fails; the photos of several frames still asked for then fail.
     mutating func run() async -> Outcome {
+        for route in routes { route.connection.frameRequests = requests }
         defer {
-            flash?.close()
-            bracket.close()
+            requests.close()
+            for route in routes { route.connection.frameRequests = nil }
         }
         if let initialInterruption, let failure = await waitOut(initialInterruption) {
             return failure
@@ -95,13 +92,12 @@ struct CaptureLoop: Sendable {
         return .cancelled(engine)
     }
 
-    /// Tells a flash photo or bracket being taken that the device lost a frame.
+    /// Tells the photo of several frames being taken that the device lost a frame.
     private mutating func frameLost() {
-        flashFrameLost()
-        bracketFrameLost()
+        sequenceFrameLost()
     }
 
-    /// Analyses `frame`, runs the 3A engine (and a flash photo's or bracket's steps), renders its picture and
+    /// Analyses `frame`, runs the 3A engine (and a photo of several frames' step), renders its picture and
     /// sends it to every output, after reporting the frames missing before it.
     private mutating func process(_ frame: Frame) throws(CaptureError) {
         for missing in gaps.missingBefore(frame.sequenceNumber) {
@@ -114,18 +110,13 @@ struct CaptureLoop: Sendable {
         let raw: Frame? = if case .bayer16 = frame.buffer.format { frame } else { nil }
         do {
             statistics = try analyzer.analyze(metered.buffer)
-            startFlashPhoto(frame.metadata)
-            startBracket(frame.metadata)
+            startSequence(frame.metadata)
             controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore, raw: raw)
         } catch {
             throw .invalidConfiguration("\(error)")
         }
-        let flashStep = advanceFlashPhoto(statistics, metadata: frame.metadata)
-        if case .fire(let power) = flashStep { controls.flashPower = power }
-        // The frame's picture keeps the bracket's base look whatever exposure made it.
-        let gain = bracketPhoto?.sequence.renderGain(for: frame.metadata) ?? engine.renderGain
-        let bracketStep = advanceBracket(frame)
-        if case .expose(let exposure) = bracketStep { controls.hold(exposure) }
+        let step = advanceSequence(frame, statistics: statistics, controls: &controls)
+        let gain = sequenceRenderGain(frame.metadata)
         do {
             try device.apply(controls)
         } catch {
@@ -138,14 +129,12 @@ struct CaptureLoop: Sendable {
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
-        let bracket = raw == nil ? nil : self.bracket
         let captured = routes.map { route in
             CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
-                          connection: route.connection, streamIndex: streamIndex, flash: flash, bracket: bracket,
+                          connection: route.connection, streamIndex: streamIndex, sourceIsRaw: raw != nil,
                           raw: route.output.receivesRawFrames ? raw : nil)
         }
-        finishFlashPhoto(flashStep, frames: captured)
-        finishBracket(bracketStep, frames: captured)
+        finishSequence(step, frames: captured)
         for (route, frame) in zip(routes, captured) where route.connection.isEnabled { route.output.receive(frame) }
     }
 

@@ -19,6 +19,10 @@ public protocol CaptureOutput: AnyObject, Sendable {
     /// Whether this output's frames carry the device's raw frame beside the picture
     /// (`CapturedFrame.raw`): only for an output that needs it, as a frame held keeps a device buffer.
     var receivesRawFrames: Bool { get }
+    /// Called when a configuration that feeds this output through `connection` takes effect
+    /// (AVCaptureOutput's `connections`): an output that asks its stream for photos of several
+    /// frames keeps it (`CaptureConnection.frameRequests`).
+    func connected(through connection: CaptureConnection)
 }
 
 extension CaptureOutput {
@@ -30,6 +34,9 @@ extension CaptureOutput {
 
     /// Outputs get the picture only.
     public var receivesRawFrames: Bool { false }
+
+    /// Outputs that ask nothing of their stream need not keep their connection.
+    public func connected(through connection: CaptureConnection) {}
 
     /// The output's type name, for error messages.
     var typeName: String { String(describing: type(of: self)) }

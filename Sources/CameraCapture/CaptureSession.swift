@@ -167,7 +167,10 @@ public actor CaptureSession {
         engines = engines.filter { kept.contains($0.key) }
         configuration = candidate
         for input in candidate.inputs {
-            for route in candidate.routes(fedBy: input) { route.connection.connect(to: input.device.position) }
+            for route in candidate.routes(fedBy: input) {
+                route.connection.connect(to: input.device.position)
+                route.output.connected(through: route.connection)
+            }
         }
     }
 

@@ -6,8 +6,8 @@ import CameraMetering
 ///
 /// The pixels are as the sensor delivered them. To display the frame, rotate it clockwise by
 /// `rotation`, then flip it horizontally if `isMirrored` (the order `PreviewGeometry` uses).
-public struct CapturedFrame: Sendable {
-    public private(set) var frame: Frame
+public final class CapturedFrame: Sendable {
+    public let frame: Frame
     /// The device's raw (bayer16) frame the picture was developed from, for an output that
     /// `receivesRawFrames`; nil otherwise, and for a processed stream.
     public let raw: Frame?
@@ -18,18 +18,14 @@ public struct CapturedFrame: Sendable {
     public let rotation: Rotation
     public let isMirrored: Bool
     public let stabilizationMode: VideoStabilizationMode
+    /// Whether the picture was developed from a raw (bayer16) frame, which `raw` carries when asked for.
+    public let sourceIsRaw: Bool
     /// Counts the session's streams: presentation times compare only within one stream.
     let streamIndex: Int
-    /// The stream's flash, through which an output asks for a flash photo; nil when the device
-    /// has no flash.
-    let flash: StreamFlash?
-    /// The stream's brackets, through which an output asks for a bracketed photo; nil when the
-    /// device's frames are not raw.
-    let bracket: StreamBracket?
 
     init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
-         connection: CaptureConnection, streamIndex: Int, flash: StreamFlash?, bracket: StreamBracket?, raw: Frame?) {
-        self.bracket = bracket
+         connection: CaptureConnection, streamIndex: Int, sourceIsRaw: Bool, raw: Frame?) {
+        self.sourceIsRaw = sourceIsRaw
         self.raw = raw
         self.frame = frame
         self.statistics = statistics
@@ -37,14 +33,18 @@ public struct CapturedFrame: Sendable {
         self.frameDuration = frameDuration
         (rotation, isMirrored, stabilizationMode) = connection.snapshot
         self.streamIndex = streamIndex
-        self.flash = flash
     }
 
     /// This frame with `picture` in place of its own: a photo made from it (a merged bracket).
     func replacingPicture(_ picture: Frame) -> CapturedFrame {
-        var copy = self
-        copy.frame = picture
-        return copy
+        CapturedFrame(self, picture: picture)
+    }
+
+    private init(_ other: CapturedFrame, picture: Frame) {
+        frame = picture
+        (raw, statistics, threeA, frameDuration) = (other.raw, other.statistics, other.threeA, other.frameDuration)
+        (rotation, isMirrored, stabilizationMode) = (other.rotation, other.isMirrored, other.stabilizationMode)
+        (sourceIsRaw, streamIndex) = (other.sourceIsRaw, other.streamIndex)
     }
 
     public var buffer: PixelBuffer { frame.buffer }

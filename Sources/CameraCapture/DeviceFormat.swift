@@ -36,10 +36,16 @@ public struct DeviceFormat: Sendable, Hashable, CustomStringConvertible {
 
     public func supports(frameRate: Double) -> Bool { frameRateRanges.contains { $0.contains(frameRate) } }
 
+    /// Whether the frames are raw Bayer (bayer16), developed by the image pipeline.
+    public var isRaw: Bool {
+        if case .bayer16 = pixelFormat { return true }
+        return false
+    }
+
     /// The format of the pictures the session's outputs get from this format: itself, or for raw
     /// Bayer the `StreamRenderer.pictureFormat` the image pipeline renders it into.
     public var pictures: DeviceFormat {
-        guard case .bayer16 = pixelFormat else { return self }
+        guard isRaw else { return self }
         return DeviceFormat(size: size, pixelFormat: StreamRenderer.pictureFormat, frameRateRanges: frameRateRanges)
     }
 

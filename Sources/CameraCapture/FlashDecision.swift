@@ -6,19 +6,19 @@ import CameraMetering
 /// holds none of the device's few buffers.
 enum FlashDecision {
     case dark
-    case fire(StreamFlash)
+    case fire
     /// `on` on a camera without a flash: the request fails, saying so.
     case missing
 
-    init(_ mode: PhotoSettings.FlashMode, judgedBy frame: CapturedFrame) {
+    init(_ mode: PhotoSettings.FlashMode, judgedBy frame: CapturedFrame, hasFlash: Bool) {
         switch mode {
         case .off:
             self = .dark
         case .on:
-            self = frame.flash.map { .fire($0) } ?? .missing
+            self = hasFlash ? .fire : .missing
         case .auto:
             let lowLight = SceneFlags(statistics: frame.statistics, metadata: frame.metadata).lowLight
-            self = lowLight ? frame.flash.map { .fire($0) } ?? .dark : .dark
+            self = lowLight && hasFlash ? .fire : .dark
         }
     }
 

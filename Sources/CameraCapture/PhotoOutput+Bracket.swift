@@ -6,11 +6,13 @@ extension PhotoOutput {
     /// request (or the first to come) says whether the camera offers brackets.
     func shootBracket(_ offsets: [Double]) async throws(PhotoCaptureError) -> BracketCapture {
         let current = try await nextFrame(after: nil, converged: false, within: frameWait)
-        guard let stream = current.bracket else {
+        guard current.sourceIsRaw else {
             throw .unsupported("a bracketed photo needs the camera's raw frames, and this stream's format is not raw — "
                 + "choose a raw (bayer16) format, or take the photo without a bracket")
         }
-        return try await stream.capture(offsets, for: self, within: frameWait * (BracketSequence.framesPerExposure * offsets.count))
+        let (bracket, frame) = try await take(BracketRequest(offsets: offsets), within: frameWait * (BracketSequence.framesPerExposure * offsets.count),
+                                              failure: PhotoCaptureError.bracketFailed)
+        return bracket.capture(frame)
     }
 
     /// The most EV an automatic bracket's longer frame is exposed over the photo's: 16× longer, a
@@ -23,7 +25,7 @@ extension PhotoOutput {
     /// the noise. Only on a raw stream, for a photo that asked for quality, not speed; nil otherwise.
     static func shortfallOffset(_ settings: PhotoSettings, frame: CapturedFrame) -> Double? {
         let shortfall = frame.threeA.exposureShortfall
-        guard settings.qualityPrioritization != .speed, frame.bracket != nil, shortfall >= 1 else { return nil }
+        guard settings.qualityPrioritization != .speed, frame.sourceIsRaw, shortfall >= 1 else { return nil }
         return min(shortfall.rounded(.up), shortfallBracketReach)
     }
 

@@ -85,6 +85,10 @@ public final class PhotoOutput: CaptureOutput {
 
     public func receive(_ drop: DroppedFrame) {}
 
+    public func connected(through connection: CaptureConnection) {
+        state.withLock { $0.connection = connection }
+    }
+
     /// Frames keep their raw frame only while a RAW + JPEG request waits for its frame: a raw frame
     /// held is one of the device's few buffers, which a bracket needs. (A bracket's DNG is made of
     /// its own raw frames.)
@@ -106,7 +110,7 @@ public final class PhotoOutput: CaptureOutput {
             guard state.usedIDs.insert(settings.uniqueID).inserted else { throw .reusedSettings(uniqueID: settings.uniqueID) }
             if needsRaw { state.rawRequests += 1 }
             guard let latest = state.latest else { return RequestFrame(frame: nil, flash: nil, sequence: nil) }
-            let flash = FlashDecision(settings.flashMode, judgedBy: latest)
+            let flash = FlashDecision(settings.flashMode, judgedBy: latest, hasFlash: state.streamHasFlash)
             let keeps = !flash.fires && (settings.zeroShutterLag || settings.qualityPrioritization == .speed)
                 && Waiter.hasRaw(latest, ifNeeded: needsRaw)
             return RequestFrame(frame: keeps ? latest : nil, flash: flash, sequence: latest.sequenceNumber)
@@ -124,7 +128,7 @@ public final class PhotoOutput: CaptureOutput {
             let shot: (frame: CapturedFrame, flash: PhotoFlash, bracket: BracketCapture?)
             if let offsets = settings.bracket {
                 let bracket = try await shootBracket(offsets)
-                shot = (bracket.frame, PhotoFlash(mode: .off, isAvailable: bracket.frame.flash != nil, exposure: nil), bracket)
+                shot = (bracket.frame, PhotoFlash(mode: .off, isAvailable: streamHasFlash, exposure: nil), bracket)
             } else {
                 shot = try await shoot(settings, current: &request.frame, flash: request.flash, after: request.sequence)
             }
@@ -169,22 +173,37 @@ public final class PhotoOutput: CaptureOutput {
         var decision = flash
         if settings.flashMode != .off, decision == nil {
             let first = try await nextFrame(after: nil, converged: false, within: frameWait)
-            decision = FlashDecision(settings.flashMode, judgedBy: first)
+            decision = FlashDecision(settings.flashMode, judgedBy: first, hasFlash: streamHasFlash)
             if decision?.fires == false { current = first }
         }
         switch decision {
-        case .fire(let flash):
-            let capture = try await flash.capture((), for: self, within: frameWait * FlashSequence.frameLimit)
-            return (capture.frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: capture.exposure), nil)
+        case .fire:
+            let (flash, frame) = try await take(FlashRequest(), within: frameWait * FlashSequence.frameLimit, failure: PhotoCaptureError.flashFailed)
+            return (frame, PhotoFlash(mode: settings.flashMode, isAvailable: true, exposure: flash.exposure), nil)
         case .missing:
             throw .unsupported("flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
         case .dark, nil:
             let frame = try await chooseFrame(for: settings, current: current, after: current?.sequenceNumber ?? sequence)
-            let unlit = PhotoFlash(mode: settings.flashMode, isAvailable: frame.flash != nil, exposure: nil)
+            let unlit = PhotoFlash(mode: settings.flashMode, isAvailable: streamHasFlash, exposure: nil)
             if let offset = PhotoOutput.shortfallOffset(settings, frame: frame), let bracket = await shootShortfallBracket(offset) {
                 return (bracket.frame, unlit, bracket)
             }
             return (frame, unlit, nil)
+        }
+    }
+
+    /// Whether the stream feeding the output has a flash.
+    var streamHasFlash: Bool { state.withLock { $0.streamHasFlash } }
+
+    /// Takes `sequence` through the stream feeding the output (`FrameRequests`): what it lacks said
+    /// as unsupported, anything else as `failure` says it.
+    func take<Sequence: FrameSequence>(_ sequence: Sequence, within limit: Duration,
+                                       failure: (String) -> PhotoCaptureError) async throws(PhotoCaptureError) -> (Sequence, CapturedFrame) {
+        guard let requests = state.withLock({ $0.connection?.frameRequests }) else { throw .notRunning }
+        do {
+            return try await requests.capture(sequence, for: self, within: limit)
+        } catch {
+            throw error.reason == .unsupported ? .unsupported(error.message) : failure(error.message)
         }
     }
 
@@ -360,11 +379,13 @@ extension PhotoOutput {
         /// Whether `frame` may be a photo that `needsRaw`: it kept its raw frame, or its stream
         /// has none (the photo then fails saying so).
         static func hasRaw(_ frame: CapturedFrame, ifNeeded needsRaw: Bool) -> Bool {
-            !needsRaw || frame.raw != nil || frame.bracket == nil
+            !needsRaw || frame.raw != nil || !frame.sourceIsRaw
         }
     }
 
     struct State {
+        /// The connection that feeds the output, through which it asks its stream for flash photos and brackets.
+        var connection: CaptureConnection?
         var latest: CapturedFrame?
         var usedIDs: Set<UInt64> = []
         var waiters: [Waiter] = []
@@ -373,6 +394,9 @@ extension PhotoOutput {
         /// Single-frame RAW + JPEG requests not finished yet (`receivesRawFrames`).
         var rawRequests = 0
         var slotWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Whether the stream feeding the output has a flash.
+        var streamHasFlash: Bool { connection?.frameRequests?.hasFlash ?? false }
 
         mutating func takeSatisfiedWaiters(by frame: CapturedFrame) -> [Waiter] {
             let ready = waiters.filter { $0.isSatisfied(by: frame) }

@@ -9,8 +9,8 @@ import Testing
 /// stream cannot fill.
 @Suite("Photo requests and the device's buffers")
 struct PhotoRequestBufferTests {
-    /// A frame from `pool` as a stream with `flash` hands it to its outputs.
-    static func frame(_ sequence: UInt64, from pool: BufferPool, flash: StreamFlash) throws -> CapturedFrame {
+    /// A frame from `pool` as a stream hands it to its outputs through `connection`.
+    static func frame(_ sequence: UInt64, from pool: BufferPool, connection: CaptureConnection) throws -> CapturedFrame {
         let buffer = try pool.makeBuffer()
         let metadata = FrameMetadata(exposureDuration: MediaTime(value: 1, timescale: 30), analogueGain: 8, baseISO: 50)
         let status = ThreeAStatus(exposureState: .converged, exposureError: 0, exposureBias: 0, focusState: .focused,
@@ -18,8 +18,8 @@ struct PhotoRequestBufferTests {
         return CapturedFrame(frame: Frame(buffer: buffer, presentationTime: MediaTime(value: Int64(sequence), timescale: 30),
                                           sequenceNumber: sequence, metadata: metadata),
                              statistics: try FrameAnalyzer().analyze(buffer), threeA: status,
-                             frameDuration: MediaTime(value: 1, timescale: 30), connection: CaptureConnection(),
-                             streamIndex: 0, flash: flash, bracket: nil, raw: nil)
+                             frameDuration: MediaTime(value: 1, timescale: 30), connection: connection,
+                             streamIndex: 0, sourceIsRaw: false, raw: nil)
     }
 
     /// In a burst of flash photos the requests beyond `maximumInFlight` wait their turn; each
@@ -29,12 +29,16 @@ struct PhotoRequestBufferTests {
     @Test("Flash requests waiting their turn, and the one whose flash sequence runs, hold no frame: only the newest is in use")
     func waitingFlashRequestsHoldNoFrame() async throws {
         let pool = try BufferPool(format: .gray8, width: 32, height: 24, capacity: 8)
-        let flash = StreamFlash()
+        // A stream from a device with a flash, whose loop takes no request: each flash photo waits.
+        let requests = FrameRequests(hasFlash: true, deliversRawFrames: false)
+        let connection = CaptureConnection()
+        connection.frameRequests = requests
         let photos = PhotoOutput(maximumInFlight: 1, frameWait: .seconds(60))
-        let requests = Task {
+        photos.connected(through: connection)
+        let shots = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for waiting in 0..<3 {
-                    photos.receive(try Self.frame(UInt64(waiting), from: pool, flash: flash))
+                    photos.receive(try Self.frame(UInt64(waiting), from: pool, connection: connection))
                     group.addTask { _ = try? await photos.capture(PhotoSettings(flashMode: .on)) }
                     // The request has taken the slot (the first) or is waiting for it.
                     while photos.readiness != .notReadyWaitingForProcessing || photos.requestsWaitingForTurn < waiting {
@@ -44,9 +48,9 @@ struct PhotoRequestBufferTests {
             }
         }
         while photos.requestsWaitingForTurn < 2 { await Task.yield() }
-        photos.receive(try Self.frame(3, from: pool, flash: flash))
+        photos.receive(try Self.frame(3, from: pool, connection: connection))
         #expect(pool.buffersInUse == 1, "the requests hold \(pool.buffersInUse - 1) frames besides the newest")
-        flash.close()
-        try await requests.value
+        requests.close()
+        try await shots.value
     }
 }
