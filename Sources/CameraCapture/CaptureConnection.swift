@@ -70,8 +70,15 @@ public final class CaptureConnection: Sendable {
         state.withLock { $0.devicePosition = position }
     }
 
-    /// The values one frame carries, read together.
-    var snapshot: (rotation: Rotation, mirrored: Bool, stabilization: VideoStabilizationMode) {
-        state.withLock { ($0.rotation, $0.mirrored, $0.stabilizationMode) }
+    /// What the connection says of one frame, read together: whether it flows, and how it is shown.
+    struct Snapshot {
+        let isEnabled: Bool
+        let rotation: Rotation
+        let isMirrored: Bool
+        let stabilizationMode: VideoStabilizationMode
+    }
+
+    var snapshot: Snapshot {
+        state.withLock { Snapshot(isEnabled: $0.isEnabled, rotation: $0.rotation, isMirrored: $0.mirrored, stabilizationMode: $0.stabilizationMode) }
     }
 }

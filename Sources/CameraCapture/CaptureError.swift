@@ -37,6 +37,8 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
     case deviceFailure(device: String, detail: String)
     /// The device has no more frames (a video file played once); the session stops.
     case ended(device: String)
+    /// A frame's picture could not be made; the cause says what failed.
+    case processingFailed(FrameProcessingError)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
         case .invalidConfiguration(let message): "invalid configuration: \(message)"
         case .deviceFailure(let device, let detail): "\(device) failed: \(detail)"
         case .ended(let device): "\(device) has no more frames"
+        case .processingFailed(let cause): "a frame could not be processed: \(cause)"
         }
     }
 }

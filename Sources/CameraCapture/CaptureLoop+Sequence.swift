@@ -54,14 +54,14 @@ extension CaptureLoop {
     }
 
     /// Answers the request when `step` ends the sequence: with the sequence and this frame as its
-    /// requester receives it (`frames`, one per route), or the failure.
-    mutating func finishSequence(_ step: SequenceStep, frames: [CapturedFrame]) {
+    /// requester receives it (`frames`, one per route, nil for one that gets no frame), or the failure.
+    mutating func finishSequence(_ step: SequenceStep, frames: [CapturedFrame?]) {
         guard let request = sequence else { return }
         switch step {
         case .wait, .hold, .fire:
             return
         case .done:
-            let frame = zip(routes, frames).first { ObjectIdentifier($0.0.output) == request.requester }?.1
+            let frame = zip(routes, frames).first { ObjectIdentifier($0.0.output) == request.requester }?.1 ?? nil
             requests.complete(request.id, with: frame.map { .success((request.sequence, $0)) } ?? .failure(FrameRequests.streamEnded))
         case .failed(let message):
             requests.complete(request.id, with: .failure(FrameRequestError(.sequenceFailed, message)))

@@ -110,10 +110,14 @@ struct CaptureLoop: Sendable {
         let raw: Frame? = if case .bayer16 = frame.buffer.format { frame } else { nil }
         do {
             statistics = try analyzer.analyze(metered.buffer)
-            startSequence(frame.metadata)
+        } catch {
+            throw .processingFailed(.metering(error))
+        }
+        startSequence(frame.metadata)
+        do {
             controls = try engine.update(metered, statistics: statistics, settings: device.settingsStore, raw: raw)
         } catch {
-            throw .invalidConfiguration("\(error)")
+            throw .processingFailed(.controls(error))
         }
         let step = advanceSequence(frame, statistics: statistics, controls: &controls)
         let gain = sequenceRenderGain(frame.metadata)
@@ -129,13 +133,20 @@ struct CaptureLoop: Sendable {
         }
         let status = engine.status
         let frameDuration = MediaTime.frameDuration(forRate: device.settings.frameRate)
-        let captured = routes.map { route in
-            CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
-                          connection: route.connection, streamIndex: streamIndex, sourceIsRaw: raw != nil,
-                          raw: route.output.receivesRawFrames ? raw : nil)
+        // A frame for each output whose connection is enabled, and for the one whose sequence it ends.
+        let requester = sequence?.requester
+        let captured = routes.map { route -> (frame: CapturedFrame, isEnabled: Bool)? in
+            let shown = route.connection.snapshot
+            guard shown.isEnabled || ObjectIdentifier(route.output) == requester else { return nil }
+            let frame = CapturedFrame(frame: picture, statistics: statistics, threeA: status, frameDuration: frameDuration,
+                                      shown: shown, streamIndex: streamIndex, sourceIsRaw: raw != nil,
+                                      raw: route.output.receivesRawFrames ? raw : nil)
+            return (frame, shown.isEnabled)
         }
-        finishSequence(step, frames: captured)
-        for (route, frame) in zip(routes, captured) where route.connection.isEnabled { route.output.receive(frame) }
+        finishSequence(step, frames: captured.map { $0?.frame })
+        for (route, captured) in zip(routes, captured) {
+            if let captured, captured.isEnabled { route.output.receive(captured.frame) }
+        }
     }
 
     private func fanOut(_ drop: DroppedFrame) {

@@ -24,14 +24,14 @@ public final class CapturedFrame: Sendable {
     let streamIndex: Int
 
     init(frame: Frame, statistics: FrameStatistics, threeA: ThreeAStatus, frameDuration: MediaTime,
-         connection: CaptureConnection, streamIndex: Int, sourceIsRaw: Bool, raw: Frame?) {
+         shown: CaptureConnection.Snapshot, streamIndex: Int, sourceIsRaw: Bool, raw: Frame?) {
         self.sourceIsRaw = sourceIsRaw
         self.raw = raw
         self.frame = frame
         self.statistics = statistics
         self.threeA = threeA
         self.frameDuration = frameDuration
-        (rotation, isMirrored, stabilizationMode) = connection.snapshot
+        (rotation, isMirrored, stabilizationMode) = (shown.rotation, shown.isMirrored, shown.stabilizationMode)
         self.streamIndex = streamIndex
     }
 

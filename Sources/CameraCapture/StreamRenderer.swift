@@ -13,6 +13,8 @@ struct StreamRenderer: Sendable {
     private var pipeline = ImagePipeline(denoising: .temporal)
     private var metering: PixelBuffer?
     private var pictures: BufferPool?
+    /// The frame the pipeline holds developed: its buffer and sequence number.
+    private var developed: (ObjectIdentifier, UInt64)?
 
     /// The format a raw stream's pictures are rendered in.
     static let pictureFormat = PixelFormat.bgra8
@@ -23,15 +25,19 @@ struct StreamRenderer: Sendable {
     /// (no gain, the plain curve) — the processed frame it would have been — else `frame` itself.
     mutating func meteringFrame(_ frame: Frame) throws(CaptureError) -> Frame {
         guard case .bayer16 = frame.buffer.format else { return frame }
+        try develop(frame)
+        let buffer: PixelBuffer
         do {
-            try pipeline.develop(frame)
-            let buffer = try reuse(&metering, like: frame.buffer, format: Self.pictureFormat)
-            try pipeline.renderMeteringView(into: buffer)
-            return Frame(buffer: buffer, presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber,
-                         metadata: frame.metadata)
+            buffer = try reuse(&metering, like: frame.buffer, format: Self.pictureFormat)
         } catch {
-            throw .invalidConfiguration("\(error)")
+            throw .processingFailed(.buffer(error))
         }
+        do {
+            try pipeline.renderMeteringView(into: buffer)
+        } catch {
+            throw .processingFailed(.pipeline(error))
+        }
+        return Frame(buffer: buffer, presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber, metadata: frame.metadata)
     }
 
     /// The picture of `frame` with `gain` through `toneMapping`, or nil when no buffer is free
@@ -40,29 +46,49 @@ struct StreamRenderer: Sendable {
         let isRaw: Bool
         if case .bayer16 = frame.buffer.format { isRaw = true } else { isRaw = false }
         if !isRaw && gain == .none { return frame }
+        try develop(frame)
+        let pool = try picturePool(format: isRaw ? Self.pictureFormat : frame.buffer.format, like: frame.buffer)
+        // The pool's one error: every picture is still out with the outputs.
+        guard let buffer = try? pool.makeBuffer() else { return nil }
         do {
-            if !isRaw { try pipeline.develop(frame) }
-            let format = isRaw ? Self.pictureFormat : frame.buffer.format
-            let pool: BufferPool
-            if let existing = pictures, existing.format == format, existing.width == frame.buffer.width, existing.height == frame.buffer.height {
-                pool = existing
-            } else {
-                pool = try BufferPool(format: format, width: frame.buffer.width, height: frame.buffer.height, capacity: Self.pictureCount)
-                pictures = pool
-            }
-            // The pool's one error: every picture is still out with the outputs.
-            guard let buffer = try? pool.makeBuffer() else { return nil }
             try pipeline.render(gain, toneMapping: toneMapping, into: buffer)
-            var metadata = frame.metadata
-            metadata.rawCalibration = nil
-            return Frame(buffer: buffer, presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber, metadata: metadata)
         } catch {
-            throw .invalidConfiguration("\(error)")
+            throw .processingFailed(.pipeline(error))
+        }
+        var metadata = frame.metadata
+        metadata.rawCalibration = nil
+        return Frame(buffer: buffer, presentationTime: frame.presentationTime, sequenceNumber: frame.sequenceNumber, metadata: metadata)
+    }
+
+    /// Develops `frame` unless the pipeline holds it already (metered, now rendered).
+    private mutating func develop(_ frame: Frame) throws(CaptureError) {
+        let identity = (ObjectIdentifier(frame.buffer), frame.sequenceNumber)
+        if let developed, developed == identity { return }
+        developed = nil
+        do {
+            try pipeline.develop(frame)
+        } catch {
+            throw .processingFailed(.pipeline(error))
+        }
+        developed = identity
+    }
+
+    /// The pool of `format` pictures the size of `frame`, made when there is none of that kind.
+    private mutating func picturePool(format: PixelFormat, like frame: PixelBuffer) throws(CaptureError) -> BufferPool {
+        if let existing = pictures, existing.format == format, existing.width == frame.width, existing.height == frame.height {
+            return existing
+        }
+        do {
+            let pool = try BufferPool(format: format, width: frame.width, height: frame.height, capacity: Self.pictureCount)
+            pictures = pool
+            return pool
+        } catch {
+            throw .processingFailed(.buffer(error))
         }
     }
 
     /// `buffer`, or a new one when it is missing or another size.
-    private func reuse(_ buffer: inout PixelBuffer?, like frame: PixelBuffer, format: PixelFormat) throws -> PixelBuffer {
+    private func reuse(_ buffer: inout PixelBuffer?, like frame: PixelBuffer, format: PixelFormat) throws(PixelBufferError) -> PixelBuffer {
         if let existing = buffer, existing.width == frame.width, existing.height == frame.height { return existing }
         let made = try PixelBuffer(format: format, width: frame.width, height: frame.height)
         buffer = made

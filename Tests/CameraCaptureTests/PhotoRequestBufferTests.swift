@@ -18,7 +18,7 @@ struct PhotoRequestBufferTests {
         return CapturedFrame(frame: Frame(buffer: buffer, presentationTime: MediaTime(value: Int64(sequence), timescale: 30),
                                           sequenceNumber: sequence, metadata: metadata),
                              statistics: try FrameAnalyzer().analyze(buffer), threeA: status,
-                             frameDuration: MediaTime(value: 1, timescale: 30), connection: connection,
+                             frameDuration: MediaTime(value: 1, timescale: 30), shown: connection.snapshot,
                              streamIndex: 0, sourceIsRaw: false, raw: nil)
     }
 
