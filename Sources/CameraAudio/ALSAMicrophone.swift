@@ -1,19 +1,18 @@
 import CameraCore
-import Dispatch
 import Synchronization
 
 /// A real microphone through ALSA (libasound2): interleaved 48 kHz capture on a device name
 /// (`default`, `hw:1,0`, `plughw:1,0`, `dsnoop:…`), in FLOAT_LE or S16_LE, delivered as Float32.
 ///
-/// Each `readChunk()` is one blocking `snd_pcm_readi` of a period (about 10 ms) on a serial
-/// dispatch queue of its own, so a wait for the device never holds a thread of the concurrency
+/// Each `readChunk()` is one blocking `snd_pcm_readi` of a period (about 10 ms) on a
+/// `SerialWorker` of its own, so a wait for the device never holds a thread of the concurrency
 /// pool. Timestamps count the samples read from the start. An overrun (the device's 100 ms buffer
 /// filled because it was not read in time) is recovered with `snd_pcm_recover` and counted in
 /// `overruns`; the samples it lost are accounted for from the wall clock — after the recovery the
 /// timeline jumps to the time elapsed since the start, and the jump is added to `lostFrames` — so
 /// audio after an overrun stays in sync with the camera's frames.
 public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
-    // @unchecked: `capture` and `timeline` are touched only on `queue`, which is serial; the
+    // @unchecked: `capture` and `timeline` are touched only on `worker`, which is serial; the
     // counters are atomics.
 
     /// How the device hands samples over: the first it takes of FLOAT_LE and S16_LE, unless asked.
@@ -36,7 +35,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     /// The format asked for; nil lets the device choose.
     public let requestedFormat: SampleFormat?
 
-    private let queue: DispatchQueue
+    private let worker: SerialWorker
     private var capture: ALSACapture?
     private var timeline: Timeline?
     private let overrunCount = Atomic<Int>(0)
@@ -46,7 +45,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     /// A microphone on `device` with `channelCount` channels; nothing is opened until `start()`.
     public init(device: String, channelCount: Int = 1, format: SampleFormat? = nil) {
         (self.device, self.channelCount, requestedFormat) = (device, channelCount, format)
-        queue = DispatchQueue(label: "CameraAudio.ALSAMicrophone.\(device)")
+        worker = SerialWorker(name: "CameraAudio.ALSAMicrophone.\(device)")
     }
 
     /// Overruns recovered from since the start.
@@ -62,31 +61,28 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     /// Opens and starts the device; throws naming the device and the remedy (no such device, busy,
     /// permission, a format or rate it cannot give).
     public func start() throws(AudioError) {
-        let opened: Result<ALSACapture, AudioError> = queue.sync {
-            self.capture = nil
+        let started = try worker.run { [self] () throws(AudioError) -> SampleFormat in
+            capture = nil
             overrunCount.store(0, ordering: .relaxed)
             lostFrameCount.store(0, ordering: .relaxed)
-            let result = Result { () throws(AudioError) in
-                try ALSACapture(device: device, channelCount: channelCount, format: requestedFormat)
-            }
-            if case .success(let opened) = result { (self.capture, timeline) = (opened, Timeline(started: .now)) }
-            return result
+            let opened = try ALSACapture(device: device, channelCount: channelCount, format: requestedFormat)
+            (capture, timeline) = (opened, Timeline(started: .now))
+            return opened.format
         }
-        let started = try opened.get()
-        format.store(SampleFormat.allCases.firstIndex(of: started.format) ?? -1, ordering: .relaxed)
+        format.store(SampleFormat.allCases.firstIndex(of: started) ?? -1, ordering: .relaxed)
     }
 
-    /// The next period of samples, stamped with its place on the timeline (one blocking read on the device's queue).
+    /// The next period of samples, stamped with its place on the timeline (one blocking read on the device's worker).
     public func readChunk() throws(AudioError) -> AudioChunk {
-        try queue.sync { Result { () throws(AudioError) in try readPeriod() } }.get()
+        try worker.run { [self] () throws(AudioError) in try readPeriod() }
     }
 
     /// Closes the device (after the read in progress, if any).
     public func stop() {
-        queue.async { (self.capture, self.timeline) = (nil, nil) }
+        worker.submit { [self] in (capture, timeline) = (nil, nil) }
     }
 
-    /// One period, on `queue`; an overrun is counted, its gap added to the timeline, and the read retried.
+    /// One period, on `worker`; an overrun is counted, its gap added to the timeline, and the read retried.
     private func readPeriod() throws(AudioError) -> AudioChunk {
         guard let capture, var timeline else {
             throw AudioError("the ALSA microphone \(device) is not started — call start() before reading it")

@@ -1,7 +1,6 @@
 import CameraAudio
 import CameraCore
 import CameraMovie
-import Dispatch
 import Foundation
 
 extension AudioSource {
@@ -16,12 +15,12 @@ extension AudioSource {
         return LiveSoundTimeline(microphoneZero: .now)
     }
 
-    /// Reads the microphone on a thread of its own, handing each chunk to `deliver` on `queue`,
+    /// Reads the microphone on a thread of its own, handing each chunk to `deliver` on `worker`,
     /// until it is stopped (its next read then throws and the thread ends).
-    func feed(to queue: DispatchQueue, _ deliver: @escaping @Sendable (AudioChunk) -> Void) {
+    func feed(to worker: SerialWorker, _ deliver: @escaping @Sendable (AudioChunk) -> Void) {
         Thread { [self] in
             while let chunk = try? readChunk() {
-                queue.async { deliver(chunk) }
+                worker.submit { deliver(chunk) }
             }
         }.start()
     }

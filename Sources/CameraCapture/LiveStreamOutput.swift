@@ -1,16 +1,15 @@
 import CameraAudio
 import CameraCore
 import CameraMovie
-import Dispatch
 import Foundation
 
 /// Pushes the session's pictures, with sound, live to a streaming server: H.264 + AAC in FLV over
 /// RTMP (nginx-rtmp, SRS, a CDN's ingest), surviving a lost server and a slow link.
 ///
 /// ```
-///  capture loop ──receive──► bounded hand-off (handOffLimit) ──► encoding queue: LiveEncoder
-///        (never waits)            full: the frame is dropped            │ packets
-///                                                                       ▼
+///  capture loop ──receive──► bounded hand-off (handOffLimit) ──► encoding worker: LiveEncoder
+///        (never waits)            full: the frame is dropped             │ packets
+///                                                                        ▼
 ///                        send thread ◄── LiveSendQueue (bounded: whole GOPs dropped when the link is slow)
 ///                            │ FLVPublisher: connect, header with the sequence headers, packets, trailer
 ///                            └─ lost, or stalled (nothing taken for the timeout) → reconnect after ReconnectBackoff's delay,

@@ -7,7 +7,7 @@ import Foundation
 
 extension MovieFileOutput {
     /// One take: its recording is made from the first frame, and used only on the output's serial
-    /// encoding queue — the confinement that makes it safe to share with the capture loop.
+    /// encoding worker — the confinement that makes it safe to share with the capture loop.
     final class Take: @unchecked Sendable {
         let path: String
         let limits: MovieRecording.Limits

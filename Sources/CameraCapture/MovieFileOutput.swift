@@ -2,7 +2,6 @@ import CameraAudio
 import CameraCore
 import CameraFilters
 import CameraMovie
-import Dispatch
 import Foundation
 
 /// Records the session's pictures into movie files, beside the preview and photo outputs
@@ -10,7 +9,7 @@ import Foundation
 /// given its name (`MovieRecording`).
 ///
 /// ```
-///  capture loop ──receive──► bounded hand-off (queueLimit) ──► encoding queue: MovieRecording
+///  capture loop ──receive──► bounded hand-off (queueLimit) ──► encoding worker: MovieRecording
 ///        (never waits)            full: the frame is dropped,        append … finish(reason)
 ///                                 counted in `status`                      └─► events: .finished
 /// ```
@@ -82,7 +81,7 @@ public final class MovieFileOutput: CaptureOutput {
     }
 
     private let state = Locked(State())
-    private let encoding = DispatchQueue(label: "camerasun.movie-encoding")
+    private let encoding = SerialWorker(name: "camerasun.movie-encoding")
     private let subscribers = SubscriberList<Event>(bufferingPolicy: .unbounded)
 
     public init() {}
@@ -144,12 +143,12 @@ public final class MovieFileOutput: CaptureOutput {
         microphone?.feed(to: encoding) { [self] chunk in appendSound(chunk, to: take) }
     }
 
-    /// Taps `stream`'s packets for `take`, each batch recorded on the encoding queue; a take that
+    /// Taps `stream`'s packets for `take`, each batch recorded on the encoding worker; a take that
     /// finds no stream running is given up.
     private func share(_ stream: LiveStreamOutput, with take: Take) throws(MovieError) {
         let tap = stream.addPacketTap { [weak self] packets, parameters in
             guard let self else { return }
-            encoding.async { self.appendShared(packets, parameters: parameters, to: take) }
+            encoding.submit { self.appendShared(packets, parameters: parameters, to: take) }
         }
         guard let tap else {
             state.withLock { state in if state.take === take { (state.take, state.accepting, state.status) = (nil, false, Status()) } }
@@ -171,7 +170,7 @@ public final class MovieFileOutput: CaptureOutput {
                 continuation.resume(throwing: MovieError("no take is being recorded — start one first"))
                 return
             }
-            encoding.async { self.finish(take, reason: reason) }
+            encoding.submit { self.finish(take, reason: reason) }
         }
     }
 
@@ -188,7 +187,7 @@ public final class MovieFileOutput: CaptureOutput {
         }
         guard let take else { return }
         let received = ContinuousClock.now
-        encoding.async { self.append(frame, receivedAt: received, to: take) }
+        encoding.submit { self.append(frame, receivedAt: received, to: take) }
     }
 
     public func receive(_ drop: DroppedFrame) {}
@@ -209,7 +208,7 @@ public final class MovieFileOutput: CaptureOutput {
         for waiter in state.withLock({ $0.takeCapacityWaiters() }) { waiter.resume() }
     }
 
-    // MARK: On the encoding queue
+    // MARK: On the encoding worker
 
     private func append(_ frame: CapturedFrame, receivedAt received: ContinuousClock.Instant, to take: Take) {
         defer {

@@ -108,7 +108,7 @@ public enum MEFSSIM {
     static func meanLocalQuality(_ moments: WindowMoments) -> Double {
         let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, moments.outHeight / 32))
         let sums = Locked([Double](repeating: 0, count: bands))
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
+        StripePool.shared.run(stripes: bands) { band in
             let rows = (band * moments.outHeight / bands)..<((band + 1) * moments.outHeight / bands)
             let sum = bandQuality(moments, rows: rows)
             sums.withLock { $0[band] = sum }
