@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs"]),
+        .target(name: "CameraRecording", dependencies: ["CameraCore", "CameraCapture", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters"]),
+        .target(name: "CameraVideoFile", dependencies: ["CameraCore", "CameraCapture", "CameraMovie"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif", "CTIFF"]),
         .target(name: "CameraSimulated", dependencies: ["CameraCore", "CameraCapture"]),
         .target(name: "CameraV4L2", dependencies: ["CameraCore", "CameraSystem", "CameraExposure", "CameraCapture", "CameraCodecs", "CV4L2"]),
@@ -61,12 +63,12 @@ let package = Package(
         .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
-        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraMovie", "CameraFilters", "PhotoLibrary"]),
+        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraRecording", "CameraMovie", "CameraFilters", "PhotoLibrary"]),
         .target(
             name: "Viewfinder",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters", "PhotoLibrary",
-                "CameraPhotos", "HTTPServer",
+                "CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraRecording", "CameraCodecs", "CameraMovie", "CameraAudio",
+                "CameraFilters", "PhotoLibrary", "CameraPhotos", "HTTPServer",
             ]
         ),
         .target(
@@ -74,7 +76,7 @@ let package = Package(
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
-                "CameraMovie", "CameraAudio", "CameraFilters",
+                "CameraMovie", "CameraAudio", "CameraFilters", "CameraRecording",
             ]
         ),
         .target(
@@ -82,12 +84,13 @@ let package = Package(
             dependencies: [
                 "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraMovie",
-                "CameraAudio", "CameraFilters", "CameraV4L2", "CameraSystem",
+                "CameraAudio", "CameraFilters", "CameraRecording", "CameraVideoFile", "CameraV4L2", "CameraSystem",
             ]
         ),
         .executableTarget(name: "camerasun", dependencies: ["CameraSunCLI"]),
         .executableTarget(name: "camerasun-bench", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraSystem"]),
-        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraAudio", "CameraCapture", "CameraCodecs", "CameraSystem", "CameraV4L2"]),
+        .target(name: "CameraTestSupport", dependencies: ["CameraCore", "CameraAudio", "CameraCapture", "CameraCodecs", "CameraSimulated", "CameraSystem",
+                                                   "CameraV4L2"]),
 
         .testTarget(name: "CameraSystemTests", dependencies: ["CameraSystem"]),
         .testTarget(name: "CameraCoreTests", dependencies: ["CameraCore"]),
@@ -102,11 +105,14 @@ let package = Package(
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraTestSupport"]
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
-                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters", "CameraSystem"]),
+                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters", "CameraSystem",
+                                                             "CameraRecording"]),
         .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
         .testTarget(name: "CameraAudioTests", dependencies: ["CameraAudio", "CameraCore"]),
-        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport",
-                                                     "CameraFilters"]),
+        .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
+        .testTarget(name: "CameraRecordingTests", dependencies: ["CameraRecording", "CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated",
+                                                         "CameraTestSupport", "CameraFilters"]),
+        .testTarget(name: "CameraVideoFileTests", dependencies: ["CameraVideoFile", "CameraCapture", "CameraCore", "CameraTestSupport"]),
         .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem", "CameraTestSupport"]),

@@ -2,7 +2,7 @@ import CameraCore
 
 /// Hands each published value to every subscriber's own `AsyncStream`: one stream per
 /// subscriber, removed when its consumer stops listening.
-final class SubscriberList<Element: Sendable>: Sendable {
+package final class SubscriberList<Element: Sendable>: Sendable {
     private struct State {
         var nextID = 0
         var continuations: [Int: AsyncStream<Element>.Continuation] = [:]
@@ -11,12 +11,12 @@ final class SubscriberList<Element: Sendable>: Sendable {
     private let state = Locked(State())
     private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
 
-    init(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy) {
+    package init(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy) {
         self.bufferingPolicy = bufferingPolicy
     }
 
     /// A new stream that receives every value published from now on.
-    func subscribe() -> AsyncStream<Element> {
+    package func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -31,7 +31,7 @@ final class SubscriberList<Element: Sendable>: Sendable {
 
     var isEmpty: Bool { state.withLock { $0.continuations.isEmpty } }
 
-    func publish(_ element: Element) {
+    package func publish(_ element: Element) {
         // Yielded outside the lock: a terminated stream calls onTermination, which takes it.
         for continuation in state.withLock({ Array($0.continuations.values) }) {
             continuation.yield(element)
@@ -39,7 +39,7 @@ final class SubscriberList<Element: Sendable>: Sendable {
     }
 
     /// Ends every subscriber's stream.
-    func finish() {
+    package func finish() {
         for continuation in state.withLock({ Array($0.continuations.values) }) {
             continuation.finish()
         }

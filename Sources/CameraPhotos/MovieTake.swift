@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraFilters
 import CameraMovie
+import CameraRecording
 import Foundation
 import PhotoLibrary
 

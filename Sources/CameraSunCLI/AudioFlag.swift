@@ -1,5 +1,6 @@
 import CameraAudio
 import CameraCapture
+import CameraRecording
 
 /// `--audio sim|alsa:DEVICE|none` (`record`, `stream`): the sound beside the pictures. Without it,
 /// a `file:` source's own track (`FileSound`), else the simulated microphone; the simulated

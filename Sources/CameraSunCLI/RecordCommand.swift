@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMovie
 import CameraPhotos
+import CameraRecording
 import Foundation
 import PhotoLibrary
 

@@ -1,4 +1,5 @@
 import CameraCapture
+import CameraRecording
 import Foundation
 
 /// The line `record` keeps updated on a terminal while a take runs:

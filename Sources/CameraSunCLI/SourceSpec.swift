@@ -1,7 +1,9 @@
 import CameraCapture
 import CameraEvaluation
+import CameraRecording
 import CameraSimulated
 import CameraV4L2
+import CameraVideoFile
 
 /// A `--source` value: where frames come from (see CLI.md, "Sources").
 enum SourceSpec: Equatable {

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMovie
 import CameraSimulated
+import CameraTestSupport
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import CameraCapture
 import CameraCore
 import CameraFilters
 import CameraMovie
+import CameraRecording
 import Foundation
 import HTTPServer
 import PhotoLibrary

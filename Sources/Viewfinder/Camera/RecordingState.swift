@@ -1,4 +1,5 @@
 import CameraCapture
+import CameraRecording
 
 /// A take's progress as `/state`'s `recording` and `POST /api/record`'s start answer show it.
 /// While no take runs, `isRecording` is false and the figures are the last take's.

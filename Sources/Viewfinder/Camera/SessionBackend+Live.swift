@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraMovie
 import CameraCore
+import CameraRecording
 import Foundation
 import HTTPServer
 

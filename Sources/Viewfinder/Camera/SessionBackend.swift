@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraRecording
 import Foundation
 import HTTPServer
 import CameraPhotos

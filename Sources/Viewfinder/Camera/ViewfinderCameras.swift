@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraRecording
 import HTTPServer
 
 /// The viewfinder's camera, or its two (a back and a front one, AVCaptureMultiCamSession's idea),

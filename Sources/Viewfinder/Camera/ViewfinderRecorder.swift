@@ -4,6 +4,7 @@ import CameraCore
 import CameraFilters
 import CameraMovie
 import CameraPhotos
+import CameraRecording
 import Foundation
 import HTTPServer
 import PhotoLibrary

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraExposure
 import CameraMetering
+import CameraRecording
 import Foundation
 
 /// The `/state` object (docs/CLI.md, "Viewfinder HTTP API", plus the page's `targetBrightness`,

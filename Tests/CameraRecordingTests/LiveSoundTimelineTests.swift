@@ -1,4 +1,4 @@
-@testable import CameraCapture
+@testable import CameraRecording
 import CameraCore
 import Testing
 

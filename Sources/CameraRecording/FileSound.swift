@@ -1,4 +1,5 @@
 import CameraAudio
+import CameraCapture
 import CameraMovie
 
 /// A `file:` source's own sound (`VideoFileCamera`), recorded and streamed in step with its

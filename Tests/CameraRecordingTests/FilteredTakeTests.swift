@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraFilters
 import CameraMovie
+import CameraRecording
 import CameraTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CameraAudio
+import CameraCapture
 import CameraCodecs
 import CameraCore
 import CameraFilters

@@ -1,4 +1,5 @@
 import CameraAudio
+import CameraCapture
 import CameraCore
 
 /// A `TimelineSound` (the simulated microphone, a file's own track) read up to each frame's end on

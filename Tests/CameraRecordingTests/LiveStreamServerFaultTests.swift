@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraMovie
+import CameraRecording
 import CameraTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import CameraAudio
 import CameraCapture
 import CameraCore
 import CameraMovie
+import CameraRecording
 import CameraSimulated
 import CameraTestSupport
 import Foundation

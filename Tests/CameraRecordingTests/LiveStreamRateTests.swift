@@ -1,4 +1,4 @@
-@testable import CameraCapture
+@testable import CameraRecording
 import Testing
 
 /// The live stream's bitrate: what the socket took over the last second, read at any moment.

@@ -1,4 +1,5 @@
 import CameraAudio
+import CameraCapture
 import CameraCore
 import CameraMovie
 import Foundation

@@ -1,24 +1,23 @@
-import CameraTestSupport
 import Foundation
 
 /// FFmpeg's command-line tools (Debian's ffmpeg, installed by `make deps`) as the tests' peers.
-enum FFprobe {
+public enum FFprobe {
     /// What ffprobe reports of a file's first video stream, frames counted by decoding.
-    struct VideoStream {
-        let codec: String
-        let pixelFormat: String
-        let colorSpace: String?
-        let frames: Int
+    public struct VideoStream {
+        public let codec: String
+        public let pixelFormat: String
+        public let colorSpace: String?
+        public let frames: Int
         /// The first frame's time.
-        let start: Double
-        let duration: Double
+        public let start: Double
+        public let duration: Double
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func streams(of path: String) async throws -> VideoStream {
+    public static func streams(of path: String) async throws -> VideoStream {
         let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                   "-show_entries", "stream=codec_name,pix_fmt,color_space,nb_read_frames,start_time,duration",
                                                   "-of", "json", path])
@@ -43,17 +42,17 @@ enum FFprobe {
     }
 
     /// What ffprobe reports of a file's first audio stream, its start and duration from its packets' times.
-    struct AudioStream {
-        let codec: String
-        let sampleRate: Int
-        let channels: Int
-        let packets: Int
+    public struct AudioStream {
+        public let codec: String
+        public let sampleRate: Int
+        public let channels: Int
+        public let packets: Int
         /// The first packet's time: before 0 by the AAC encoder's priming, which the edit list hides.
-        let start: Double
-        let duration: Double
+        public let start: Double
+        public let duration: Double
     }
 
-    static func audioStream(of path: String) async throws -> AudioStream {
+    public static func audioStream(of path: String) async throws -> AudioStream {
         let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
                                                   "stream=codec_name,sample_rate,channels:packet=pts_time,duration_time", "-of", "json", path])
         struct Report: Decodable {
@@ -84,13 +83,13 @@ enum FFprobe {
 
     /// The file's audio decoded by ffmpeg to mono 48 kHz Float32 (`-f f32le -ac 1 -ar 48000`), from
     /// the audio stream's first packet (`AudioStream.start`) on.
-    static func decodedAudio(of path: String) async throws -> [Float] {
+    public static func decodedAudio(of path: String) async throws -> [Float] {
         let output = try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vn", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
         return output.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     /// What `ffmpeg -v error -i path -f null -` prints while decoding every frame ("" when all is well).
-    static func decodeErrors(of path: String) async throws -> String {
+    public static func decodeErrors(of path: String) async throws -> String {
         try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
     }
 
