@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "CameraMetering", dependencies: ["CameraCore"]),
         .target(name: "CameraISP", dependencies: ["CameraCore"]),
         .target(name: "CameraExposure", dependencies: ["CameraCore", "CameraMetering"]),
-        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCodecs"]),
+        .target(name: "CameraCapture", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP"]),
+        .target(name: "CameraStills", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraISP", "CameraCapture", "CameraCodecs"]),
         .target(name: "CameraRecording", dependencies: ["CameraCore", "CameraCapture", "CameraCodecs", "CameraMovie", "CameraAudio", "CameraFilters"]),
         .target(name: "CameraVideoFile", dependencies: ["CameraCore", "CameraCapture", "CameraMovie"]),
         .target(name: "CameraCodecs", dependencies: ["CameraCore", "CameraSystem", "CStb", "CTurboJPEG", "CExif", "CTIFF"]),
@@ -63,18 +64,18 @@ let package = Package(
         .target(name: "CameraMovie", dependencies: ["CameraCore", "CameraSystem", "CFFmpeg"]),
         .target(name: "PhotoLibrary", dependencies: ["CameraCore", "CameraSystem", "CSQLite3"]),
         .target(name: "HTTPServer", dependencies: ["CameraCore", "CMicroHTTPD"]),
-        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraRecording", "CameraMovie", "CameraFilters", "PhotoLibrary"]),
+        .target(name: "CameraPhotos", dependencies: ["CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraStills", "CameraRecording", "CameraMovie", "CameraFilters", "PhotoLibrary"]),
         .target(
             name: "Viewfinder",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraRecording", "CameraCodecs", "CameraMovie", "CameraAudio",
-                "CameraFilters", "PhotoLibrary", "CameraPhotos", "HTTPServer",
+                "CameraCore", "CameraMetering", "CameraExposure", "CameraCapture", "CameraStills", "CameraRecording", "CameraCodecs", "CameraMovie",
+                "CameraAudio", "CameraFilters", "PhotoLibrary", "CameraPhotos", "HTTPServer",
             ]
         ),
         .target(
             name: "CameraBenchmarks",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraStills", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CBenchPeers", "CameraTestSupport",
                 "CameraMovie", "CameraAudio", "CameraFilters", "CameraRecording",
             ]
@@ -82,7 +83,7 @@ let package = Package(
         .target(
             name: "CameraSunCLI",
             dependencies: [
-                "CameraCore", "CameraMetering", "CameraCapture", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
+                "CameraCore", "CameraMetering", "CameraCapture", "CameraStills", "CameraExposure", "CameraISP", "CameraCodecs", "CameraSimulated",
                 "CameraEvaluation", "PhotoLibrary", "CameraPhotos", "HTTPServer", "Viewfinder", "CameraMovie",
                 "CameraAudio", "CameraFilters", "CameraRecording", "CameraVideoFile", "CameraV4L2", "CameraSystem",
             ]
@@ -99,25 +100,26 @@ let package = Package(
         .testTarget(name: "CameraCodecsTests", dependencies: ["CameraCodecs", "CameraTestSupport"]),
         .testTarget(name: "CameraExposureTests", dependencies: ["CameraExposure", "CameraSimulated"]),
         .testTarget(name: "CameraCaptureTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
+        .testTarget(name: "CameraStillsTests", dependencies: ["CameraStills", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraSimulatedTests", dependencies: ["CameraSimulated", "CameraCodecs", "CameraTestSupport"]),
         .testTarget(
             name: "CameraEvaluationTests",
             dependencies: ["CameraEvaluation", "CameraCore", "CameraExposure", "CameraCodecs", "CameraSimulated", "CameraTestSupport"]
         ),
         .testTarget(name: "CameraSunCLITests", dependencies: ["CameraSunCLI", "CameraBenchmarks", "CameraCore", "CameraCodecs", "CameraEvaluation", "CameraISP", "PhotoLibrary",
-                                                             "CameraPhotos", "CameraTestSupport", "CameraFilters", "CameraSystem",
+                                                             "CameraPhotos", "CameraStills", "CameraTestSupport", "CameraFilters", "CameraSystem",
                                                              "CameraRecording"]),
         .testTarget(name: "CameraFiltersTests", dependencies: ["CameraFilters", "CameraCore"]),
         .testTarget(name: "CameraAudioTests", dependencies: ["CameraAudio", "CameraCore"]),
         .testTarget(name: "CameraMovieTests", dependencies: ["CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated", "CameraTestSupport"]),
-        .testTarget(name: "CameraRecordingTests", dependencies: ["CameraRecording", "CameraMovie", "CameraAudio", "CameraCore", "CameraCapture", "CameraSimulated",
-                                                         "CameraTestSupport", "CameraFilters"]),
+        .testTarget(name: "CameraRecordingTests", dependencies: ["CameraRecording", "CameraStills", "CameraMovie", "CameraAudio", "CameraCore", "CameraCapture",
+                                                         "CameraSimulated", "CameraTestSupport", "CameraFilters"]),
         .testTarget(name: "CameraVideoFileTests", dependencies: ["CameraVideoFile", "CameraCapture", "CameraCore", "CameraTestSupport"]),
-        .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraSimulated"]),
+        .testTarget(name: "CameraPhotosTests", dependencies: ["CameraPhotos", "CameraStills", "CameraSimulated"]),
         .testTarget(name: "CameraBenchmarksTests", dependencies: ["CameraBenchmarks", "CameraCore", "CameraEvaluation", "CameraTestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CameraSystem", "CameraTestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CameraCore", "CameraTestSupport"]),
-        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "HTTPServer", "CameraTestSupport", "CameraFilters", "CameraSimulated"]),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder", "CameraStills", "HTTPServer", "CameraTestSupport", "CameraFilters", "CameraSimulated"]),
         .testTarget(name: "CameraSessionTests", dependencies: ["CameraCapture", "CameraSimulated", "CameraTestSupport"]),
         .testTarget(name: "CameraV4L2Tests", dependencies: ["CameraV4L2", "CameraCapture", "CameraCodecs", "CameraCore", "CameraISP", "CameraSystem",
                                                        "CameraTestSupport"]),

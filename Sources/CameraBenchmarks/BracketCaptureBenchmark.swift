@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraPhotos
 import CameraSimulated
+import CameraStills
 import Foundation
 import PhotoLibrary
 

@@ -3,6 +3,7 @@ import CameraCodecs
 import CameraCore
 import CameraPhotos
 import CameraSimulated
+import CameraStills
 import Foundation
 import PhotoLibrary
 

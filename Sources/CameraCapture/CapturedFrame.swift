@@ -36,7 +36,7 @@ public final class CapturedFrame: Sendable {
     }
 
     /// This frame with `picture` in place of its own: a photo made from it (a merged bracket).
-    func replacingPicture(_ picture: Frame) -> CapturedFrame {
+    package func replacingPicture(_ picture: Frame) -> CapturedFrame {
         CapturedFrame(self, picture: picture)
     }
 

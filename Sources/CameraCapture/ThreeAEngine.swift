@@ -174,7 +174,7 @@ public struct ThreeAEngine: Sendable {
 
     /// Renders the held frames from now on as if exposed `ev` more: a flash whose least power
     /// still puts its subject `ev` over its target makes a picture that much darker, the subject
-    /// at its target (`FlashExposure.expectedError`).
+    /// at its target (the dimming of `SequenceStep.fire`).
     mutating func dimHeldPicture(by ev: Double) {
         guard hold?.reference != nil else { return }
         hold?.dimming = max(ev, 0)

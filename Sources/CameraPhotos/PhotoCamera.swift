@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraExposure
 import CameraMetering
+import CameraStills
 
 /// A camera running in a capture session set up for photos: what `camerasun photo` and
 /// `bench photo` shoot with.

@@ -1,4 +1,5 @@
 import CameraCapture
+import CameraStills
 import Foundation
 import PhotoLibrary
 

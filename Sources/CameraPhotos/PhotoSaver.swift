@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraStills
 import Foundation
 import PhotoLibrary
 

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraExposure
 import CameraISP
+import CameraStills
 
 /// The arguments of one command, consumed as the command reads its flags; whatever is left is
 /// an error, so a mistyped flag is never silently ignored.

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMetering
 import CameraPhotos
+import CameraStills
 import Foundation
 import PhotoLibrary
 

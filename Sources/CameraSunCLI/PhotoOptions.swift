@@ -4,6 +4,7 @@ import CameraCore
 import CameraMetering
 import CameraPhotos
 import CameraSimulated
+import CameraStills
 import Foundation
 
 /// The flags of `camerasun photo`, read and checked for usage errors (exit 2) before anything is

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraPhotos
 import CameraSimulated
+import CameraStills
 import Testing
 
 /// The viewfinder, a photo and a take of the same settled scene have the same white balance: one

@@ -3,6 +3,7 @@ import CameraCore
 import CameraMovie
 import CameraRecording
 import CameraSimulated
+import CameraStills
 import CameraTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraMetering
 import CameraSimulated
+import CameraStills
 @testable import CameraSunCLI
 import Testing
 

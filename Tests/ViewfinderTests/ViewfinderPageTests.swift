@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCore
 import CameraExposure
 import CameraMetering
+import CameraStills
 import Foundation
 import Testing
 @testable import Viewfinder

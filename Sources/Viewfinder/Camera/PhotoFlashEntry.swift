@@ -1,4 +1,5 @@
 import CameraCapture
+import CameraStills
 
 /// What the flash did for a photo as `POST /api/photo` answers it (`flash` beside the library
 /// entry): the mode asked for, whether it fired, and when it did, its power (0…1), whether the

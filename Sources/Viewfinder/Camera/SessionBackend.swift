@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraRecording
+import CameraStills
 import Foundation
 import HTTPServer
 import CameraPhotos

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraRecording
+import CameraStills
 import HTTPServer
 
 /// The viewfinder's camera, or its two (a back and a front one, AVCaptureMultiCamSession's idea),

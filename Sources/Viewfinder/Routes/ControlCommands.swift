@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraMetering
+import CameraStills
 
 // The bodies of the `/api/*` control requests (docs/CLI.md, "Viewfinder HTTP API"), decoded and checked
 // for shape here so that the camera side receives typed commands. Value ranges (EV, zoom, …) are the

@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCore
 import CameraMetering
 import Foundation

@@ -1,6 +1,7 @@
-@testable import CameraCapture
+import CameraCapture
 import CameraCore
 import CameraMetering
+@testable import CameraStills
 import Testing
 
 /// The flash sequence driven frame by frame, with frames the device loses between them: the

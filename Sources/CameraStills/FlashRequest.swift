@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCore
 
 /// A flash photo asked of a stream whose device has a flash (`FrameRequests`): the 3A engine

@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraCodecs
 import CameraCore
 import CameraMetering

@@ -1,5 +1,6 @@
 import CameraCapture
 import CameraCore
+import CameraStills
 import CameraTestSupport
 import Foundation
 import Testing
@@ -87,8 +88,8 @@ struct PhotoOutputTests {
                 try await photos.capture(settings, events: log.record)
             }
             #expect(log.all.isEmpty)
-            let quality = await failure { _ = try await photos.capture(PhotoSettings(format: .jpeg(quality: 101))) }
-            #expect(quality?.contains("JPEG quality 101 is outside 1…100") == true)
+            let quality = await #expect(throws: PhotoCaptureError.self) { try await photos.capture(PhotoSettings(format: .jpeg(quality: 101))) }
+            #expect(quality?.description.contains("JPEG quality 101 is outside 1…100") == true)
         }
     }
 
@@ -142,8 +143,10 @@ struct PhotoOutputTests {
             device.setSceneLuminance(1)
             _ = try await Self.deliver(2, device, frames)
             let log = PhotoStageLog()
-            let error = await failure { _ = try await photos.capture(PhotoSettings(flashMode: .on), events: log.record) }
-            #expect(error == "flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")
+            await #expect(throws: PhotoCaptureError.unsupported(
+                "flash on: this camera has no flash — take the photo with flash off, or auto (which then never fires)")) {
+                try await photos.capture(PhotoSettings(flashMode: .on), events: log.record)
+            }
             #expect(log.all == PhotoStageLog.stages)
             for mode in [PhotoSettings.FlashMode.auto, .off] {
                 let photo = try await photos.capture(PhotoSettings(flashMode: mode))

@@ -1,6 +1,6 @@
-@testable import CameraCapture
 import CameraCore
 import CameraMetering
+@testable import CameraStills
 import Foundation
 import Testing
 

@@ -4,6 +4,7 @@ import CameraCore
 import CameraExposure
 import CameraMetering
 import CameraSimulated
+import CameraStills
 import CameraTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CameraCapture
 import CameraMetering
 
 /// What the flash does for one photo, judged by a frame of the stream: `on` fires it (a camera

@@ -2,6 +2,7 @@ import CameraCapture
 import CameraCodecs
 import CameraCore
 import CameraSimulated
+import CameraStills
 import CameraTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@
 import CameraCore
 import CameraExposure
 import CameraMetering
+@testable import CameraStills
 import Testing
 
 /// Which frames a photo output's requests hold while they wait, counted on the buffer pool the

@@ -1,5 +1,6 @@
-@testable import CameraCapture
+import CameraCapture
 import CameraCore
+@testable import CameraStills
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import CameraCapture
 import CameraCore
 import CameraSimulated
+import CameraStills
 import Testing
 
 /// Flash photos when the camera's buffers run short: the simulated camera has four, as a V4L2

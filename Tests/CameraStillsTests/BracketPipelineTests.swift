@@ -1,6 +1,7 @@
 @testable import CameraCapture
 import CameraCore
 @testable import CameraSimulated
+@testable import CameraStills
 import Foundation
 import Testing
 
