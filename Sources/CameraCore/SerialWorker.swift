@@ -57,6 +57,15 @@ public final class SerialWorker: Sendable {
         return try outcome.wait { $0.map { .done($0) } ?? .waitForChange(until: nil) }.get()
     }
 
+    /// Runs `work` after all handed over before, and returns its result to the awaiting task,
+    /// which gives its thread back to the pool meanwhile. `work`'s error passes through with its type.
+    public func perform<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
+            submit { continuation.resume(returning: Result(catching: work)) }
+        }
+        return try result.get()
+    }
+
     /// The worker's thread: runs the work as it comes, until the worker is released and none is left.
     private static func work(_ state: Condition<State>) {
         while true {

@@ -46,6 +46,8 @@ public final class SimulatedCamera: CaptureDevice {
 
     private let bufferCount: Int
     let state: Locked<State>
+    /// The sensor's read-out in realtime pacing: one frame at a time, off the concurrency pool.
+    private let readOutWorker = SerialWorker(name: "simulated read-out")
 
     /// The memory a camera takes per pixel of its frames while it renders: the scene's images
     /// (radiance, albedo, depth, masks), the optical and packed images and four frame buffers
@@ -162,9 +164,11 @@ public final class SimulatedCamera: CaptureDevice {
         }
     }
 
-    /// Starts reading the frame of `plan` out on a thread of its own.
+    /// Starts reading the frame of `plan` out on the camera's read-out thread.
     private func readOut(_ plan: FramePlan, on stream: Stream) -> ReadOut {
-        ReadOut(plan: plan, frame: Task { try await onOwnThread { () throws(CaptureError) -> Frame in try self.render(plan, on: stream) } })
+        ReadOut(plan: plan, frame: Task { [readOutWorker] in
+            try await readOutWorker.perform { () throws(CaptureError) -> Frame in try self.render(plan, on: stream) }
+        })
     }
 
     /// The frame of `plan`, rendered into a buffer of `stream`'s pool.

@@ -44,6 +44,17 @@ struct SerialWorkerTests {
         #expect(throws: Refused()) { try worker.run { () throws(Refused) -> Int in throw Refused() } }
     }
 
+    @Test("perform awaits the work's value or its typed error, in order with the work handed over before")
+    func performPassesResults() async {
+        struct Refused: Error, Equatable {}
+        let worker = SerialWorker(name: "test-perform")
+        let seen = Condition<[Int]>([])
+        for index in 0..<50 { worker.submit { seen.withLock { $0.append(index) } } }
+        let countAtPerform = await worker.perform { seen.withLock { $0.count } }
+        #expect(countAtPerform == 50)
+        await #expect(throws: Refused()) { try await worker.perform { () throws(Refused) -> Int in throw Refused() } }
+    }
+
     @Test("Released, the worker runs what was handed over before, then its thread ends")
     func shutdown() {
         var worker: SerialWorker? = SerialWorker(name: "test-end")
