@@ -135,15 +135,15 @@ public final class V4L2Camera: CaptureDevice {
     /// value, and frames say so; the next `apply` tries again.
     public func apply(_ controls: SensorControls) throws(ValueOutOfRangeError) {
         try controls.validate(within: capabilities)
-        let whiteBalance = settings.whiteBalanceMode
+        let settings = settings
         state.withLock { state in
-            let wanted = self.controls.values(for: controls, whiteBalance: whiteBalance, holding: state.controls.requested)
+            let wanted = self.controls.values(for: controls, whiteBalance: settings.whiteBalanceMode, holding: state.controls.requested)
             state.requested = wanted
             state.flicker = controls.flicker
             state.exposureBias = controls.exposureBias
             state.whiteBalance = controls.whiteBalance
             guard let stream = state.stream else { return }
-            let nextFrame = nextSensorFrame(state)
+            let nextFrame = nextSensorFrame(state, frameRate: settings.frameRate)
             for id in self.controls.driven {
                 guard let value = wanted[id], state.controls.requested[id] != value else { continue }
                 if (try? stream.setControl(id, to: value)) != nil { state.controls.set(id, to: value, nextFrame: nextFrame) }
@@ -155,11 +155,12 @@ public final class V4L2Camera: CaptureDevice {
     /// handed out, plus one for each frame interval since its stamp — frames the driver filled
     /// while the reader was behind, which a value set now no longer reaches. A stamp a second or
     /// more old says nothing (a stall, or a driver not stamping on the monotonic clock).
-    private func nextSensorFrame(_ state: State) -> UInt64 {
-        guard let last = state.lastStamp, settings.frameRate > 0 else { return state.nextSequence }
+    /// `frameRate` is read before the state's lock is taken: the settings have a lock of their own.
+    private func nextSensorFrame(_ state: State, frameRate: Double) -> UInt64 {
+        guard let last = state.lastStamp, frameRate > 0 else { return state.nextSequence }
         let elapsed = driver.clockMicroseconds - last
         guard (0..<1_000_000).contains(elapsed) else { return state.nextSequence }
-        return state.nextSequence + UInt64(Double(elapsed) * settings.frameRate / 1_000_000)
+        return state.nextSequence + UInt64(Double(elapsed) * frameRate / 1_000_000)
     }
 
     /// A frame of `buffer`, numbered on from the previous streams, with the controls it was taken
