@@ -254,34 +254,27 @@ public final class PhotoOutput: CaptureOutput {
         return frame
     }
 
-    /// Encodes run here, off the Swift concurrency pool: an encode never suspends, so a burst of
-    /// them would hold the pool's few threads and keep the capture loop and every task awaiting
-    /// a photo (or reporting one) from running.
-    private static let encoding = DispatchQueue(label: "camerasun.photo-encoding", attributes: .concurrent)
-
-    /// The photo of `frame` — or of `bracket` fused, when given — encoded on `encoding`.
+    /// The photo of `frame` — or of `bracket` fused, when given — encoded on a thread of its own,
+    /// off the Swift concurrency pool: an encode never suspends, so a burst of them would hold the
+    /// pool's few threads and keep the capture loop and every task awaiting a photo from running.
     private func process(_ frame: CapturedFrame, bracket: BracketCapture?, flash: PhotoFlash, settings: PhotoSettings, captureDate: Date,
                          sequenceAtRequest: UInt64?) async throws(PhotoCaptureError) -> CapturedPhoto {
-        try await withCheckedContinuation { continuation in
-            PhotoOutput.encoding.async {
-                continuation.resume(returning: Result { () throws(PhotoCaptureError) in
-                    guard let bracket else {
-                        return try self.encode(frame, raw: frame.raw, as: .single, flash: flash, settings: settings, captureDate: captureDate,
-                                               sequenceAtRequest: sequenceAtRequest)
-                    }
-                    var photo = try self.encode(PhotoOutput.fused(bracket), raw: bracket.referenceFrame,
-                                                as: .composite(of: bracket.frames.map(\.metadata.exposureDuration)), flash: flash,
-                                                settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
-                    if settings.keepsBracketFrames {
-                        photo.bracketFrames = try bracket.frames.map { (raw) throws(PhotoCaptureError) in
-                            try self.encode(PhotoOutput.picture(of: raw, in: bracket), raw: raw, as: .bracketFrame, flash: flash,
-                                            settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
-                        }
-                    }
-                    return photo
-                })
+        try await onOwnThread { () throws(PhotoCaptureError) -> CapturedPhoto in
+            guard let bracket else {
+                return try self.encode(frame, raw: frame.raw, as: .single, flash: flash, settings: settings, captureDate: captureDate,
+                                       sequenceAtRequest: sequenceAtRequest)
             }
-        }.get()
+            var photo = try self.encode(PhotoOutput.fused(bracket), raw: bracket.referenceFrame,
+                                        as: .composite(of: bracket.frames.map(\.metadata.exposureDuration)), flash: flash,
+                                        settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+            if settings.keepsBracketFrames {
+                photo.bracketFrames = try bracket.frames.map { (raw) throws(PhotoCaptureError) in
+                    try self.encode(PhotoOutput.picture(of: raw, in: bracket), raw: raw, as: .bracketFrame, flash: flash,
+                                    settings: settings, captureDate: captureDate, sequenceAtRequest: sequenceAtRequest)
+                }
+            }
+            return photo
+        }
     }
 
     /// What a photo's picture is made of, as its EXIF says.
