@@ -47,6 +47,8 @@ public enum PreviewScaler {
         case .gray8:
             let luma = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             write(into: destination, rows: [luma], channels: [(0, 0, 1)], colour: GrayColor())
+        case .nv12(let range) where source.width == 2 * destination.width && source.height == 2 * destination.height:
+            halve(nv12: source, range: range, into: destination)
         case .nv12(let range):
             let luma = SourceRows<UInt8>(source, plane: 0, destinationHeight: height)
             let chroma = SourceRows<UInt8>(source, plane: 1, destinationHeight: height)
@@ -87,6 +89,30 @@ public enum PreviewScaler {
                 for channel in 0..<3 {
                     line[4 * x + channel] = UInt8(truncatingIfNeeded: (left[channel] &+ left[4 + channel] &+ 2) >> 2)
                 }
+                line[4 * x + 3] = 255
+            }
+        }
+    }
+
+    /// nv12 to half its width and height, a raw stream's 1080p picture → the 540p preview: each
+    /// pixel's Y' the rounded mean of its 2×2 block, as in `halve(_:into:)`, and its Cb Cr the
+    /// chroma sample that block already shares — what the general filter gives, without its taps.
+    private static func halve(nv12 source: PixelBuffer, range: YCbCrRange, into destination: PixelBuffer) {
+        let width = destination.width, stride = destination.planes[0].bytesPerRow
+        let (lumaStride, chromaStride) = (source.planes[0].bytesPerRow, source.planes[1].bytesPerRow)
+        let luma = UnsafePointer(source.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self))
+        let chroma = UnsafePointer(source.baseAddress(plane: 1).assumingMemoryBound(to: UInt8.self))
+        let output = destination.baseAddress(plane: 0).assumingMemoryBound(to: UInt8.self)
+        for y in 0..<destination.height {
+            let top = luma + 2 * y * lumaStride, bottom = top + lumaStride, samples = chroma + y * chromaStride
+            let line = output + y * stride
+            for x in 0..<width {
+                let sum = UInt16(top[2 * x]) &+ UInt16(top[2 * x + 1]) &+ UInt16(bottom[2 * x]) &+ UInt16(bottom[2 * x + 1])
+                let pixel = BT709.decode(y: UInt8(truncatingIfNeeded: (sum &+ 2) >> 2), cb: samples[2 * x], cr: samples[2 * x + 1],
+                                         range: range)
+                line[4 * x] = pixel.blue
+                line[4 * x + 1] = pixel.green
+                line[4 * x + 2] = pixel.red
                 line[4 * x + 3] = 255
             }
         }

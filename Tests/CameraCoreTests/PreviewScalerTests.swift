@@ -122,6 +122,24 @@ struct PreviewScalerTests {
         }
     }
 
+    @Test("Halving a varied nv12 image gives each 2×2 block's Y' mean, rounded half up, with the chroma sample it shares",
+          arguments: [PixelFormat.nv12(.video), .nv12(.full)])
+    func halvesNV12(format: PixelFormat) throws {
+        let range: YCbCrRange = if case .nv12(let range) = format { range } else { .video }
+        let (width, height) = (64, 20)
+        let fill = { (x: Int, y: Int) in [(x * 7 + y * 13) % 220 + 16, (x * 3 + y * 5) % 200 + 28, (x ^ y) * 4 % 200 + 28] }
+        let source = try makeBuffer(format, width: width, height: height, fill)
+        let result = pixels(try scaled(source, to: width / 2, height / 2))
+        for y in 0..<(height / 2) {
+            for x in 0..<(width / 2) {
+                let luma = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) { $0 + fill(2 * x + $1.0, 2 * y + $1.1)[0] }
+                let chroma = fill(2 * x, 2 * y)
+                let expected = BT709.decode(y: UInt8((luma + 2) / 4), cb: UInt8(chroma[1]), cr: UInt8(chroma[2]), range: range)
+                #expect(result[y * width / 2 + x] == [expected.blue, expected.green, expected.red, 255], "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test("Y'CbCr colours convert with BT.709 within ±2",
           arguments: [PixelFormat.nv12(.video), .nv12(.full), .yuyv422],
                      [[128, 128, 128], [255, 0, 0], [30, 160, 220], [250, 250, 240], [0, 0, 0]])
