@@ -19,27 +19,28 @@ struct BenchViewfinder {
     /// The camera `camerasun serve` opens with no flags but the size: backlit-portrait, seed 1, raw
     /// RGGB at 30 fps in real time, so that every frame is developed, denoised spatially and
     /// temporally and tone-mapped locally, as `make run`'s are.
-    static func defaultCamera(size: PixelSize) throws -> SimulatedCamera {
+    /// Facing `position`: `--source2`'s second camera faces the front.
+    static func defaultCamera(size: PixelSize, position: DevicePosition = .back) throws -> SimulatedCamera {
         let request = FormatRequest(size: size, frameRate: 30, pixelFormat: .bayer16(.rggb, significantBits: 12))
         let choice = try FormatSelection.best(for: request, in: SimulatedCamera.formats(offering: size))
-        return try SimulatedCamera(scene: .backlitPortrait, format: choice.format, frameRate: choice.frameRate, seed: 1, pacing: .realtime)
+        return try SimulatedCamera(scene: .backlitPortrait, format: choice.format, frameRate: choice.frameRate, seed: 1, pacing: .realtime,
+                                   position: position)
     }
 
     /// A simulated camera on backlit-portrait delivering bgra8 pictures of `size` at 30 fps in real
-    /// time, with no ISP: for `bench stream`, which draws each frame's number into its picture
-    /// (`FrameStamp`), and the suites that time the server and the encoders apart from the ISP.
+    /// time, with no ISP: for `bench server`, which times the server apart from the ISP.
     static func bgra8Camera(size: PixelSize) throws -> SimulatedCamera {
         let format = DeviceFormat(size: size, pixelFormat: .bgra8, frameRateRanges: [FrameRateRange(minimum: 1, maximum: 30)])
         return try SimulatedCamera(scene: .backlitPortrait, format: format, frameRate: 30, pacing: .realtime)
     }
 
-    /// Serves `camera` on a free loopback port, its takes with `microphone`'s sound, and returns
-    /// once it delivers 30 frames a second.
-    static func start(on camera: any CaptureDevice, label: String, progress: BenchmarkProgress,
+    /// Serves `camera` (and `second` picture-in-picture, as `--source2` does) on a free loopback
+    /// port, its takes with `microphone`'s sound, and returns once it delivers 30 frames a second.
+    static func start(on camera: any CaptureDevice, second: (any CaptureDevice)? = nil, label: String, progress: BenchmarkProgress,
                       microphone: SimulatedMicrophone? = nil) async throws -> BenchViewfinder {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerasun-bench-\(UUID().uuidString)")
         let configuration = CameraViewfinder.Configuration(address: try ListenAddress(host: "127.0.0.1", port: 0), microphone: microphone)
-        let viewfinder = try await CameraViewfinder.start(device: camera, library: try PhotoLibrary(directory: directory),
+        let viewfinder = try await CameraViewfinder.start(device: camera, secondDevice: second, library: try PhotoLibrary(directory: directory),
                                                           configuration: configuration)
         let bench = BenchViewfinder(viewfinder: viewfinder, configuration: configuration,
                                     running: Task { try await viewfinder.run() }, directory: directory)

@@ -10,16 +10,28 @@ enum FrameStamp {
     /// The blocks drawn: the bits and the two guards.
     static let width = (bits + 2) * block
 
-    /// Draws `number` into a bgra8 `buffer` at least `width` × `block` pixels.
+    /// Draws `number` into `buffer`, at least `width` × `block` pixels: bgra8, or raw Bayer, whose
+    /// blocks are drawn at the white level and at 0 on every site, so that they come out of the
+    /// image pipeline white and black.
     static func draw(_ number: UInt16, into buffer: PixelBuffer) {
+        let (bytesPerSample, white, black): (Int, UInt16, UInt16)
+        switch buffer.format {
+        case .bgra8: (bytesPerSample, white, black) = (4, 255, 0)
+        case .bayer16(_, let bits): (bytesPerSample, white, black) = (2, UInt16(truncatingIfNeeded: (1 << bits) - 1), 0)
+        default: preconditionFailure("FrameStamp draws into bgra8 or bayer16 frames, not \(buffer.format)")
+        }
         let stride = buffer.planes[0].bytesPerRow
         buffer.withUnsafeMutableBytes(plane: 0) { bytes in
             for index in 0..<bits + 2 {
-                let white = index < bits ? number >> (bits - 1 - index) & 1 == 1 : index == bits
-                let value: UInt8 = white ? 255 : 0
+                let isWhite = index < bits ? number >> (bits - 1 - index) & 1 == 1 : index == bits
+                let value = isWhite ? white : black
                 for y in 0..<block {
-                    let row = y * stride + index * block * 4
-                    for x in 0..<block * 4 where x % 4 != 3 { bytes[row + x] = value }
+                    let row = y * stride + index * block * bytesPerSample
+                    if bytesPerSample == 2 {
+                        for x in 0..<block { bytes.storeBytes(of: value.littleEndian, toByteOffset: row + 2 * x, as: UInt16.self) }
+                    } else {
+                        for x in 0..<block * 4 where x % 4 != 3 { bytes[row + x] = UInt8(truncatingIfNeeded: value) }
+                    }
                 }
             }
         }

@@ -18,10 +18,10 @@ enum SharedEncodeBenchmark {
                          peerValue: own, ratio: own / shared)
     }
 
-    /// Cores the process spends over `seconds` streaming a 720p30 camera to `url` with a take beside it.
+    /// Cores the process spends over `seconds` streaming serve's default 720p30 camera to `url` with a take beside it.
     private static func cores(sharing: Bool, url: String, seconds: Int, progress: BenchmarkProgress) async throws -> Double {
         try await withScratchDirectory { folder in
-            let camera = try BenchViewfinder.bgra8Camera(size: StreamBenchmark.size)
+            let camera = try BenchViewfinder.defaultCamera(size: StreamBenchmark.size)
             let stream = LiveStreamOutput(), take = MovieFileOutput()
             let session = CaptureSession()
             try await session.configure { config in

@@ -9,7 +9,8 @@ import Foundation
 /// - Glass to server: each frame's number is drawn into its picture as it leaves the camera
 ///   (`TimedCaptureDevice`, stamping); a viewer (`StampPlayer`: ffmpeg playing the stream back
 ///   from nginx) reads it from each decoded picture; the time between, p50 and p95. CameraSun is
-///   the real viewfinder (its preview read by a viewer, 3A running) going live through
+///   the real viewfinder on serve's default raw camera (every frame developed, denoised and
+///   tone-mapped; its preview read by a viewer, 3A running) going live through
 ///   `/api/live`'s backend; the peer is `ffmpeg` pushing frames of the same scene, stamped the
 ///   same way as each is written to it, with the same encoder settings (libx264 superfast,
 ///   zerolatency, the bitrate capped, a keyframe a second, no B-frames).
@@ -62,9 +63,10 @@ public enum StreamBenchmark {
         }
     }
 
-    /// The viewfinder on a stamping real-time 720p30 camera, its preview watched, going live to `url` for `seconds`.
+    /// The viewfinder on serve's default camera at 720p30, its raw frames stamped, its preview
+    /// watched, going live to `url` for `seconds`.
     private static func pushFromViewfinder(to url: String, seconds: Int, progress: BenchmarkProgress) async throws -> Figures {
-        let camera = TimedCaptureDevice(try BenchViewfinder.bgra8Camera(size: size), stamping: true)
+        let camera = TimedCaptureDevice(try BenchViewfinder.defaultCamera(size: size), stamping: true)
         let bench = try await BenchViewfinder.start(on: camera, label: "bench stream", progress: progress)
         defer { bench.remove() }
         let viewfinder = bench.viewfinder

@@ -3,7 +3,7 @@ import CameraCore
 
 /// A camera that notes when each of its frames was captured (handed to the session), so that a
 /// benchmark can follow a frame from the camera to the viewer — and, `stamping`, draws each
-/// frame's number into its picture (`FrameStamp`, bgra8 frames) to follow it through an encoder
+/// frame's number into its picture (`FrameStamp`, bgra8 or raw frames) to follow it through an encoder
 /// and a streaming server. Everything else is the wrapped camera's: its settings, controls and frames.
 final class TimedCaptureDevice: CaptureDevice {
     let base: any CaptureDevice
@@ -26,6 +26,11 @@ final class TimedCaptureDevice: CaptureDevice {
     /// number's low 16 bits, and `capacity` frames are far fewer than 65 536).
     func captureTime(ofStamp stamp: UInt16) -> ContinuousClock.Instant? {
         times.withLock { times in times.first { UInt16(truncatingIfNeeded: $0.key) == stamp }?.value }
+    }
+
+    /// The newest frame's sequence number, 0 before the first.
+    var latestSequenceNumber: UInt64 {
+        times.withLock { $0.keys.max() ?? 0 }
     }
 
     var uniqueID: String { base.uniqueID }

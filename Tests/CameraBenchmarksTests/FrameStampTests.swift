@@ -22,4 +22,21 @@ struct FrameStampTests {
         FrameStamp.draw(number, into: buffer)
         #expect(Self.gray(buffer).withUnsafeBytes { FrameStamp.read($0, stride: buffer.width) } == number)
     }
+
+    @Test("Drawn into a raw frame, the blocks hold the white level or 0 on every site and read back as the number",
+          arguments: [0x0001, 0xA5C3] as [UInt16])
+    func rawFrame(number: UInt16) throws {
+        let bits = 12
+        let buffer = try PixelBuffer(format: .bayer16(.rggb, significantBits: bits), width: FrameStamp.width + 6, height: FrameStamp.block + 2)
+        for y in 0..<buffer.height { for x in 0..<buffer.width { buffer[sample16: x, y: y] = 1 << (bits - 1) } }
+        FrameStamp.draw(number, into: buffer)
+        let samples = (0..<FrameStamp.block).flatMap { y in (0..<FrameStamp.width).map { x in buffer[sample16: x, y: y] } }
+        #expect(Set(samples) == Set<UInt16>([0, UInt16((1 << bits) - 1)]))
+        #expect(buffer[sample16: FrameStamp.width, y: 0] == 1 << (bits - 1), "the picture beside the stamp is left as it was")
+        var gray = [UInt8](repeating: 0, count: buffer.width * buffer.height)
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width { gray[y * buffer.width + x] = UInt8(buffer[sample16: x, y: y] >> (bits - 8)) }
+        }
+        #expect(gray.withUnsafeBytes { FrameStamp.read($0, stride: buffer.width) } == number)
+    }
 }
