@@ -31,12 +31,7 @@ public enum ViewfinderBenchmark {
                                                     microphone: SimulatedMicrophone(seed: 1))
         let viewfinder = bench.viewfinder
         defer { bench.remove() }
-        let viewer = ViewerClient(port: viewfinder.server.port)
-        viewer.start()
-        guard try await eventually({ viewer.isStreaming }) else {
-            await bench.stop()
-            throw BenchmarkError("the /stream viewer had no frame within 30 s — the machine is too busy; run the benchmark again")
-        }
+        let viewer = try await watch(bench)
         func sequence() -> UInt64 { viewfinder.latestFrame?.sequenceNumber ?? 0 }
         let (firstFrame, started, startCPU) = (sequence(), ContinuousClock.now, ProcessUsage.cpuSeconds())
         var (lastFrame, lastTime) = (firstFrame, started)
@@ -51,10 +46,7 @@ public enum ViewfinderBenchmark {
         let elapsed = (lastTime - started).seconds
         let cameraRate = Double(lastFrame - firstFrame) / elapsed
         let cores = (ProcessUsage.cpuSeconds() - startCPU) / elapsed
-        let reading = await onOwnThread { viewer.finish() }
-        progress.clear()
-        await bench.stop()
-        if let failure = reading.failure { throw BenchmarkError("the /stream viewer failed: \(failure) — run the benchmark again") }
+        let reading = try await stop(viewer, bench, progress: progress)
         return [
             Benchmark(name: "viewfinder-720p-viewer", unit: "fps", ours: reading.framesPerSecond, peer: "camera",
                       peerValue: cameraRate, ratio: reading.framesPerSecond / cameraRate),
@@ -75,8 +67,7 @@ public enum ViewfinderBenchmark {
         let front = TimedCaptureDevice(try BenchViewfinder.defaultCamera(size: size, position: .front))
         let bench = try await BenchViewfinder.start(on: back, second: front, label: "bench viewfinder (two cameras)", progress: progress)
         defer { bench.remove() }
-        let viewer = ViewerClient(port: bench.viewfinder.server.port)
-        viewer.start()
+        let viewer = try await watch(bench)
         let first = (back: back.latestSequenceNumber, front: front.latestSequenceNumber)
         let (started, startCPU) = (ContinuousClock.now, ProcessUsage.cpuSeconds())
         for second in 1...seconds {
@@ -87,10 +78,7 @@ public enum ViewfinderBenchmark {
         let rates = (back: Double(back.latestSequenceNumber - first.back) / elapsed,
                      front: Double(front.latestSequenceNumber - first.front) / elapsed)
         let cores = (ProcessUsage.cpuSeconds() - startCPU) / elapsed
-        let reading = await onOwnThread { viewer.finish() }
-        progress.clear()
-        await bench.stop()
-        if let failure = reading.failure { throw BenchmarkError("the /stream viewer failed: \(failure) — run the benchmark again") }
+        _ = try await stop(viewer, bench, progress: progress)
         return [
             Benchmark(name: "viewfinder-two-720p-cameras-back", unit: "fps", ours: rates.back, peer: "asked", peerValue: frameRate,
                       ratio: rates.back / frameRate),
@@ -98,5 +86,25 @@ public enum ViewfinderBenchmark {
                       ratio: rates.front / frameRate),
             Benchmark(name: "viewfinder-two-720p-cameras-cpu", unit: "cores", ours: cores),
         ]
+    }
+
+    /// A viewer of `bench`'s `/stream`, once it has had a frame.
+    private static func watch(_ bench: BenchViewfinder) async throws -> ViewerClient {
+        let viewer = ViewerClient(port: bench.viewfinder.server.port)
+        viewer.start()
+        guard try await eventually({ viewer.isStreaming }) else {
+            await bench.stop()
+            throw BenchmarkError("the /stream viewer had no frame within 30 s — the machine is too busy; run the benchmark again")
+        }
+        return viewer
+    }
+
+    /// Stops `viewer`, then `bench`; what the viewer read, or its failure as the benchmark's error.
+    private static func stop(_ viewer: ViewerClient, _ bench: BenchViewfinder, progress: BenchmarkProgress) async throws -> ViewerClient.Reading {
+        let reading = await onOwnThread { viewer.finish() }
+        progress.clear()
+        await bench.stop()
+        if let failure = reading.failure { throw BenchmarkError("the /stream viewer failed: \(failure) — run the benchmark again") }
+        return reading
     }
 }
