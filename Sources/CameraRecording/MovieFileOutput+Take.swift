@@ -77,7 +77,7 @@ extension MovieFileOutput {
                 recording = existing
             } else {
                 do {
-                    _ = try filters?.copyFormat(for: frame.buffer.format)
+                    try filters?.chain.check(frame.buffer.format)
                 } catch {
                     throw MovieError("cannot record \(frame.buffer.format) frames with these filters: \(error)")
                 }

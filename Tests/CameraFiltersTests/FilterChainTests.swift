@@ -91,24 +91,6 @@ struct FilteredCopyTests {
         #expect(copy.bytes(plane: 0) == frame.bytes(plane: 0))
     }
 
-    @Test("an nv12 picture is copied into bgra8 for a LUT, and kept nv12 for filters that take it")
-    func nv12ForLUT() throws {
-        let picture = try PixelBuffer(format: .nv12(.video), width: 16, height: 8)
-        picture.withUnsafeMutableBytes(plane: 0) { _ = $0.initializeMemory(as: UInt8.self, repeating: 126) }
-        picture.withUnsafeMutableBytes(plane: 1) { _ = $0.initializeMemory(as: UInt8.self, repeating: 128) }
-        let graded = try FilteredCopy(FilterChain([LUTFilter(CubeLUT.identity(size: 2))]))
-        #expect(try graded.copyFormat(for: picture.format) == .bgra8)
-        let copy = try graded.filter(picture, at: Date())
-        #expect(copy.format == .bgra8 && copy.width == 16 && copy.height == 8)
-        // Y' 126 in video range is (126 - 16) / 219 of white: R'G'B' 128 for a neutral grey.
-        #expect(copy.rgba(5, 3) == SIMD4(128, 128, 128, 255))
-        let beautified = try FilteredCopy(FilterChain([BeautyFilter(strength: 0.5)]))
-        #expect(try beautified.copyFormat(for: picture.format) == .nv12(.video))
-        #expect(throws: FilterError("the LUT filter cannot filter a gray8 frame — render the picture as bgra8 before filtering it")) {
-            try graded.copyFormat(for: .gray8)
-        }
-    }
-
     @Test("a frame the chain refuses is an error, the frame untouched")
     func refused() throws {
         let frame = try PixelBuffer(format: .gray8, width: 8, height: 8)
